@@ -1,0 +1,99 @@
+//! Builds the whole service: database, migrations, HTTP router and background workers, all
+//! stopped by one shutdown signal. Tests start the real thing on port 0 through [`Application`].
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Config;
+use crate::http::metrics::recorder;
+use crate::http::rate_limit::RateLimiter;
+use crate::http::state::AppState;
+use crate::research::sweep_pending_targets;
+use crate::store::Db;
+
+/// A built, not yet running, service bound to its listen address.
+pub struct Application {
+    state: AppState,
+    listener: Option<TcpListener>,
+}
+
+impl Application {
+    /// Connects and migrates the database and binds the listener (when this role serves HTTP).
+    pub async fn build(config: Config) -> anyhow::Result<Application> {
+        if config.allow_private_webhooks {
+            tracing::warn!("private webhook addresses are allowed: use this only in development");
+        }
+        let db = Db::connect(&config.database.database_url).await?;
+        db.migrate().await?;
+        let listener = if config.role.runs_api() {
+            Some(TcpListener::bind(&config.listen).await?)
+        } else {
+            None
+        };
+        let state = AppState {
+            db,
+            config: Arc::new(config),
+            limiter: Arc::new(RateLimiter::default()),
+            metrics: recorder(),
+        };
+        Ok(Application { state, listener })
+    }
+
+    /// The bound HTTP address, when this role serves HTTP.
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.listener.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    /// The database this service uses.
+    pub fn db(&self) -> &Db {
+        &self.state.db
+    }
+
+    /// Runs the server and workers until `shutdown` is cancelled, then drains and closes.
+    pub async fn run(self, shutdown: CancellationToken) -> anyhow::Result<()> {
+        let mut workers = Vec::new();
+        if self.state.config.role.runs_workers() {
+            workers.push(tokio::spawn(research_loop(
+                self.state.clone(),
+                shutdown.clone(),
+            )));
+        }
+        if let Some(listener) = self.listener {
+            let router = crate::http::router(self.state.clone());
+            let stop = shutdown.clone();
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async move { stop.cancelled().await })
+                .await?;
+        } else {
+            shutdown.cancelled().await;
+        }
+        for worker in workers {
+            let _ = worker.await;
+        }
+        self.state.db.close().await;
+        Ok(())
+    }
+}
+
+/// Periodically re-checks pending targets against new companies and people.
+async fn research_loop(state: AppState, shutdown: CancellationToken) {
+    let period = Duration::from_secs(state.config.research_interval_seconds.max(1));
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tokio::time::sleep(period) => {}
+        }
+        match sweep_pending_targets(&state.db).await {
+            Ok(report) => tracing::info!(
+                checked = report.checked,
+                resolved = report.resolved,
+                "research sweep done"
+            ),
+            Err(err) => tracing::error!(error = %err, "research sweep failed"),
+        }
+    }
+}

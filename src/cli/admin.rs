@@ -1,0 +1,130 @@
+//! `signalwatch admin …`: operator tasks with the same effects as the admin API. Each prints
+//! its result as JSON.
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+
+use crate::config::DatabaseArgs;
+use crate::operator::{self, TeamRequest, check_changes};
+use crate::store::Db;
+
+/// Options of `admin`.
+#[derive(Debug, Args)]
+pub struct AdminArgs {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+    #[command(subcommand)]
+    pub command: AdminCommand,
+}
+
+/// Operator tasks.
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Teams
+    #[command(subcommand)]
+    Team(TeamCommand),
+    /// Team members
+    #[command(subcommand)]
+    Member(MemberCommand),
+    /// API keys
+    #[command(subcommand)]
+    Key(KeyCommand),
+}
+
+/// Team tasks.
+#[derive(Debug, Subcommand)]
+pub enum TeamCommand {
+    /// Create a team with its owner; prints the owner's API key (shown once)
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long = "owner-email", alias = "owner_email")]
+        owner_email: String,
+        #[arg(long)]
+        credits: Option<i64>,
+        /// active, trialing, past_due or canceled
+        #[arg(long = "subscription-status", alias = "subscription_status")]
+        subscription_status: Option<String>,
+        #[arg(long = "rate-limit-per-minute", alias = "rate_limit_per_minute")]
+        rate_limit_per_minute: Option<i64>,
+    },
+    /// Change a team's credits, subscription status or rate limit
+    Update {
+        team_id: String,
+        #[arg(long)]
+        credits: Option<i64>,
+        #[arg(long = "subscription-status", alias = "subscription_status")]
+        subscription_status: Option<String>,
+        #[arg(long = "rate-limit-per-minute", alias = "rate_limit_per_minute")]
+        rate_limit_per_minute: Option<i64>,
+    },
+}
+
+/// Member tasks.
+#[derive(Debug, Subcommand)]
+pub enum MemberCommand {
+    /// Add a member to a team; prints their API key (shown once)
+    Add {
+        team_id: String,
+        #[arg(long)]
+        email: String,
+    },
+}
+
+/// Key tasks.
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Revoke an API key
+    Revoke { api_key: String },
+}
+
+/// Runs one operator task and prints its result.
+pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
+    let db = Db::connect(&args.database.database_url).await?;
+    db.migrate().await?;
+    let result = execute(&db, args.command).await;
+    db.close().await;
+    println!("{}", serde_json::to_string_pretty(&result?)?);
+    Ok(())
+}
+
+fn json(value: impl Serialize) -> anyhow::Result<serde_json::Value> {
+    Ok(serde_json::to_value(value)?)
+}
+
+async fn execute(db: &Db, command: AdminCommand) -> anyhow::Result<serde_json::Value> {
+    match command {
+        AdminCommand::Team(TeamCommand::Create {
+            name,
+            owner_email,
+            credits,
+            subscription_status,
+            rate_limit_per_minute,
+        }) => {
+            let request = TeamRequest {
+                name,
+                owner_email,
+                credits,
+                subscription_status,
+                rate_limit_per_minute,
+            };
+            json(operator::create_team(db, request).await?)
+        }
+        AdminCommand::Team(TeamCommand::Update {
+            team_id,
+            credits,
+            subscription_status,
+            rate_limit_per_minute,
+        }) => {
+            let changes = check_changes(credits, subscription_status, rate_limit_per_minute)?;
+            json(operator::update_team(db, &team_id, changes, 60).await?)
+        }
+        AdminCommand::Member(MemberCommand::Add { team_id, email }) => {
+            json(operator::add_member(db, &team_id, &email).await?)
+        }
+        AdminCommand::Key(KeyCommand::Revoke { api_key }) => {
+            operator::revoke_key(db, &api_key).await?;
+            json(serde_json::json!({ "revoked": true }))
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! The `signalwatch` command line: one subcommand per role or operator task.
+
+mod admin;
+mod serve;
+
+use clap::{Parser, Subcommand};
+
+/// Account monitoring, business signals and company enrichment.
+#[derive(Debug, Parser)]
+#[command(name = "signalwatch", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the API server and background workers
+    Serve(serve::ServeArgs),
+    /// Operator tasks: teams, members and keys
+    Admin(admin::AdminArgs),
+}
+
+/// Runs the parsed command line to completion.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        match cli.command {
+            Command::Serve(args) => serve::run(args).await,
+            Command::Admin(args) => admin::run(args).await,
+        }
+    })
+}

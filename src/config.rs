@@ -1,0 +1,250 @@
+//! Typed configuration: every setting is a command-line flag and an environment variable with a
+//! default that shows in `--help`. Secrets are redacted from `Debug` output.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use clap::{ArgAction, Args, ValueEnum};
+
+/// Where the database lives. Shared by every subcommand that touches data.
+#[derive(Clone, Args)]
+pub struct DatabaseArgs {
+    /// `sqlite://PATH` (file created if missing) or `postgres://…`
+    #[arg(
+        long = "database-url",
+        alias = "database_url",
+        env = "SIGNALWATCH_DATABASE_URL",
+        default_value = "sqlite://signalwatch.db",
+        hide_env_values = true
+    )]
+    pub database_url: String,
+}
+
+impl fmt::Debug for DatabaseArgs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DatabaseArgs")
+            .field("database_url", &redact_url(&self.database_url))
+            .finish()
+    }
+}
+
+/// Which parts of the service a process runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Role {
+    /// HTTP API and every background worker.
+    All,
+    /// Only the HTTP API.
+    Api,
+    /// Only the background workers.
+    Worker,
+}
+
+impl Role {
+    /// True when this process serves HTTP.
+    pub fn runs_api(self) -> bool {
+        matches!(self, Role::All | Role::Api)
+    }
+
+    /// True when this process runs the background workers.
+    pub fn runs_workers(self) -> bool {
+        matches!(self, Role::All | Role::Worker)
+    }
+}
+
+/// Log line format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// A value that never shows in logs or `Debug` output.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"[redacted]\"")
+    }
+}
+
+impl FromStr for Secret {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Secret(s.to_string()))
+    }
+}
+
+/// Seconds between delivery attempts after a failure, parsed from `5,300,1800`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetrySchedule(pub Vec<u64>);
+
+impl FromStr for RetrySchedule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let steps = s
+            .split(',')
+            .map(|part| part.trim().parse::<u64>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| format!("retry schedule must be comma-separated seconds, got {s:?}"))?;
+        Ok(RetrySchedule(steps))
+    }
+}
+
+/// Configuration of `signalwatch serve`.
+#[derive(Debug, Clone, Args)]
+pub struct Config {
+    /// HTTP listen address
+    #[arg(long, env = "SIGNALWATCH_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: String,
+
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+
+    /// Bearer token of the admin API; unset = the admin API answers 404
+    #[arg(
+        long = "admin-token",
+        alias = "admin_token",
+        env = "SIGNALWATCH_ADMIN_TOKEN",
+        hide_env_values = true
+    )]
+    pub admin_token: Option<Secret>,
+
+    /// Let webhook URLs point at loopback/private addresses (development and tests only)
+    #[arg(long = "allow-private-webhooks", alias = "allow_private_webhooks",
+          env = "SIGNALWATCH_ALLOW_PRIVATE_WEBHOOKS", default_value_t = false,
+          action = ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    pub allow_private_webhooks: bool,
+
+    /// SMTP server for e-mail alerts, e.g. smtp://127.0.0.1:2525; unset = write .eml files
+    #[arg(
+        long = "smtp-url",
+        alias = "smtp_url",
+        env = "SIGNALWATCH_SMTP_URL",
+        hide_env_values = true
+    )]
+    pub smtp_url: Option<Secret>,
+
+    /// Directory receiving one .eml file per e-mail when no SMTP URL is set
+    #[arg(
+        long = "mail-dir",
+        alias = "mail_dir",
+        env = "SIGNALWATCH_MAIL_DIR",
+        default_value = "./mail"
+    )]
+    pub mail_dir: PathBuf,
+
+    /// Sender address of e-mail alerts
+    #[arg(
+        long = "mail-from",
+        alias = "mail_from",
+        env = "SIGNALWATCH_MAIL_FROM",
+        default_value = "alerts@signalwatch.local"
+    )]
+    pub mail_from: String,
+
+    /// A monitor's e-mail alerts are batched into one message per this many seconds
+    #[arg(
+        long = "email-digest-seconds",
+        alias = "email_digest_seconds",
+        env = "SIGNALWATCH_EMAIL_DIGEST_SECONDS",
+        default_value_t = 300
+    )]
+    pub email_digest_seconds: u64,
+
+    /// Seconds between automatic delivery attempts after a failure
+    #[arg(
+        long = "retry-schedule",
+        alias = "retry_schedule",
+        env = "SIGNALWATCH_RETRY_SCHEDULE",
+        default_value = "5,300,1800,7200,18000,36000,50400,72000,86400"
+    )]
+    pub retry_schedule: RetrySchedule,
+
+    /// Per-attempt timeout of a webhook POST, in seconds
+    #[arg(
+        long = "webhook-timeout-seconds",
+        alias = "webhook_timeout_seconds",
+        env = "SIGNALWATCH_WEBHOOK_TIMEOUT_SECONDS",
+        default_value_t = 15
+    )]
+    pub webhook_timeout_seconds: u64,
+
+    /// Period of the sweep that re-checks pending targets, in seconds
+    #[arg(
+        long = "research-interval-seconds",
+        alias = "research_interval_seconds",
+        env = "SIGNALWATCH_RESEARCH_INTERVAL_SECONDS",
+        default_value_t = 86_400
+    )]
+    pub research_interval_seconds: u64,
+
+    /// Default per-team, per-endpoint request limit per minute
+    #[arg(
+        long = "rate-limit-per-minute",
+        alias = "rate_limit_per_minute",
+        env = "SIGNALWATCH_RATE_LIMIT_PER_MINUTE",
+        default_value_t = 60
+    )]
+    pub rate_limit_per_minute: u32,
+
+    /// Log filter (tracing env-filter syntax)
+    #[arg(long, env = "SIGNALWATCH_LOG", default_value = "info")]
+    pub log: String,
+
+    /// Log format
+    #[arg(long = "log-format", alias = "log_format", env = "SIGNALWATCH_LOG_FORMAT",
+          value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// Which parts of the service this process runs
+    #[arg(long, env = "SIGNALWATCH_ROLE", value_enum, default_value_t = Role::All)]
+    pub role: Role,
+
+    /// When set, rate limits are shared through Redis instead of the database
+    #[arg(
+        long = "redis-url",
+        alias = "redis_url",
+        env = "SIGNALWATCH_REDIS_URL",
+        hide_env_values = true
+    )]
+    pub redis_url: Option<Secret>,
+}
+
+/// Hides the password of a URL such as `postgres://user:pass@host/db`.
+fn redact_url(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("redacted"));
+            parsed.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_retry_schedule_gives_ten_attempts() {
+        let schedule: RetrySchedule = "5,300,1800,7200,18000,36000,50400,72000,86400"
+            .parse()
+            .expect("valid");
+        assert_eq!(schedule.0.len() + 1, 10);
+    }
+
+    #[test]
+    fn a_malformed_retry_schedule_is_refused() {
+        assert!("5,soon".parse::<RetrySchedule>().is_err());
+    }
+
+    #[test]
+    fn passwords_in_database_urls_are_redacted() {
+        let args = DatabaseArgs {
+            database_url: "postgres://app:hunter2@db/signalwatch".into(),
+        };
+        assert!(!format!("{args:?}").contains("hunter2"));
+    }
+}

@@ -1,0 +1,59 @@
+//! Admin endpoints that load companies and people, and run the pending-target sweep.
+
+use axum::extract::{Request, State};
+use axum::http::header;
+use axum::response::Response;
+
+use crate::domain::company::{CompanyRecord, PersonRecord};
+use crate::http::envelope::ok;
+use crate::http::error::ApiError;
+use crate::http::state::AppState;
+use crate::ingest::records::parse_records;
+use crate::ingest::{RecordError, ingest_companies, ingest_people};
+use crate::research::sweep_pending_targets;
+
+/// Reads an import body (JSON array or NDJSON) into per-record results.
+async fn read_records<T: serde::de::DeserializeOwned>(
+    req: Request,
+) -> Result<Vec<Result<T, RecordError>>, ApiError> {
+    let is_json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("json"));
+    if !is_json {
+        return Err(ApiError::bad_request(
+            "Content-Type must be application/json or application/x-ndjson",
+        ));
+    }
+    let body = axum::body::to_bytes(req.into_body(), super::MAX_ADMIN_BODY)
+        .await
+        .map_err(|_| ApiError::payload_too_large())?;
+    parse_records(&body).map_err(ApiError::bad_request)
+}
+
+/// `POST /admin/v1/companies`: upserts companies; pending targets that match resolve at once.
+pub async fn import_companies(
+    State(state): State<AppState>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let records = read_records::<CompanyRecord>(req).await?;
+    let report = ingest_companies(&state.db, records).await?;
+    Ok(ok("admin.companies.import", report))
+}
+
+/// `POST /admin/v1/people`: upserts people; profile targets follow them to their company.
+pub async fn import_people(
+    State(state): State<AppState>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let records = read_records::<PersonRecord>(req).await?;
+    let report = ingest_people(&state.db, records).await?;
+    Ok(ok("admin.people.import", report))
+}
+
+/// `POST /admin/v1/research/run`: re-checks every pending target now.
+pub async fn run_research(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let report = sweep_pending_targets(&state.db).await?;
+    Ok(ok("admin.research.run", report))
+}

@@ -1,0 +1,107 @@
+//! The team API guard: API key → team, per-endpoint rate limit, subscription check, and the
+//! `X-RateLimit-*` headers on every answer once the team is known.
+
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::middleware::{Next, from_fn_with_state};
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+
+use super::error::ApiError;
+use super::rate_limit::RateDecision;
+use super::state::AppState;
+use crate::domain::subscription::SubscriptionStatus;
+use crate::domain::time::now_ms;
+use crate::store::teams;
+
+/// The caller of a team API request: which team, and which user's key.
+#[derive(Debug, Clone)]
+pub struct Principal {
+    pub team_id: String,
+    pub user_id: String,
+}
+
+/// What the guard of one endpoint needs: the app state and the endpoint's `meta.endpoint` name,
+/// which is also its rate-limit bucket.
+#[derive(Clone)]
+pub struct Guard {
+    state: AppState,
+    endpoint: &'static str,
+}
+
+/// Puts the team API guard in front of one endpoint's handlers.
+pub fn guarded(
+    state: &AppState,
+    endpoint: &'static str,
+    route: MethodRouter<AppState>,
+) -> MethodRouter<AppState> {
+    let guard = Guard {
+        state: state.clone(),
+        endpoint,
+    };
+    route.route_layer(from_fn_with_state(guard, run_guard))
+}
+
+async fn run_guard(State(guard): State<Guard>, mut req: Request, next: Next) -> Response {
+    let owner = match authenticate(&guard.state, req.headers()).await {
+        Ok(owner) => owner,
+        Err(err) => return err.into_response(),
+    };
+    let limit = owner
+        .rate_limit_per_minute
+        .and_then(|l| u32::try_from(l).ok())
+        .unwrap_or(guard.state.config.rate_limit_per_minute);
+    let decision = guard
+        .state
+        .limiter
+        .check(&owner.team_id, guard.endpoint, limit, now_ms());
+    let mut response = if !decision.allowed {
+        ApiError::rate_limited(decision.retry_after).into_response()
+    } else if !SubscriptionStatus::parse(&owner.subscription_status)
+        .is_some_and(SubscriptionStatus::allows_access)
+    {
+        ApiError::subscription_expired().into_response()
+    } else {
+        req.extensions_mut().insert(Principal {
+            team_id: owner.team_id,
+            user_id: owner.user_id,
+        });
+        next.run(req).await
+    };
+    set_rate_headers(response.headers_mut(), &decision);
+    response
+}
+
+async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<teams::KeyOwner, ApiError> {
+    let key = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            let (scheme, token) = v.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+        })
+        .filter(|token| !token.is_empty())
+        .ok_or_else(|| ApiError::invalid_api_key("Invalid API key. No key found."))?;
+    teams::find_key_owner(&state.db, key)
+        .await?
+        .ok_or_else(|| ApiError::invalid_api_key("Invalid API key"))
+}
+
+fn set_rate_headers(headers: &mut HeaderMap, d: &RateDecision) {
+    headers.insert("X-RateLimit-Limit", HeaderValue::from(d.limit));
+    headers.insert("X-RateLimit-Remaining", HeaderValue::from(d.remaining));
+    headers.insert("X-RateLimit-Reset", HeaderValue::from(d.reset_at));
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Principal {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        parts
+            .extensions
+            .get::<Principal>()
+            .cloned()
+            .ok_or_else(|| ApiError::internal("team API route registered without its guard"))
+    }
+}

@@ -1,0 +1,119 @@
+//! The one error type at the HTTP edge. Every failure leaves as
+//! `{success: false, error, code}` (plus `retryAfter` on 429); causes of 5xx are logged, never
+//! shown to clients.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::store::StoreError;
+
+/// An error answer with its status, stable machine code and human message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// 400 `bad_request`.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    /// 401 `invalid_api_key`.
+    pub fn invalid_api_key(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "invalid_api_key", message)
+    }
+
+    /// 403 `subscription_expired`.
+    pub fn subscription_expired() -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "subscription_expired",
+            "Subscription expired. Please renew your subscription to use the API.",
+        )
+    }
+
+    /// 404 `not_found`.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// 405, for a known path with a method it does not serve.
+    pub fn method_not_allowed() -> ApiError {
+        ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "Method not allowed for this path",
+        )
+    }
+
+    /// 409 `conflict`.
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, "conflict", message)
+    }
+
+    /// 413 `payload_too_large`.
+    pub fn payload_too_large() -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "Request body is too large (limit 1 MiB)",
+        )
+    }
+
+    /// 429 `rate_limited`, retry after the given seconds.
+    pub fn rate_limited(retry_after: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(retry_after),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                "Too many requests. Please upgrade your plan or slow down.",
+            )
+        }
+    }
+
+    /// 500 `internal_error`; the cause is logged here and not shown to the client.
+    pub fn internal(cause: impl std::fmt::Display) -> ApiError {
+        tracing::error!(error = %cause, "request failed");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "An unknown error occurred",
+        )
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> ApiError {
+        ApiError::internal(err)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({ "success": false, "error": self.message, "code": self.code });
+        if let Some(seconds) = self.retry_after {
+            body["retryAfter"] = json!(seconds);
+        }
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert("Retry-After", seconds.into());
+        }
+        response
+    }
+}

@@ -1,0 +1,142 @@
+//! Request extractors that turn every malformed input into a clear 4xx in the error envelope:
+//! JSON bodies (content type, size, syntax, unknown fields), strict query strings and path ids.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use serde::de::DeserializeOwned;
+
+use super::error::ApiError;
+
+/// Largest JSON body accepted by the team API.
+pub const MAX_JSON_BODY: usize = 1024 * 1024;
+
+/// A JSON request body, deserialized strictly into `T`.
+pub struct JsonBody<T>(pub T);
+
+impl<T, S> FromRequest<S> for JsonBody<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = json_bytes(req, state).await?;
+        serde_json::from_slice(&bytes)
+            .map(JsonBody)
+            .map_err(|err| ApiError::bad_request(describe_json_error(&err)))
+    }
+}
+
+/// Reads a body that must be declared as JSON, mapping size and read failures to 413/400.
+pub async fn json_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    if !is_json_content_type(req.headers().get(header::CONTENT_TYPE)) {
+        return Err(ApiError::bad_request(
+            "Content-Type must be application/json",
+        ));
+    }
+    Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::payload_too_large()
+        } else {
+            ApiError::bad_request(format!("Could not read the request body: {rejection}"))
+        }
+    })
+}
+
+fn is_json_content_type(value: Option<&header::HeaderValue>) -> bool {
+    let Some(value) = value.and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    let mime = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+/// Turns a serde_json error into a message a client can act on.
+pub fn describe_json_error(err: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match err.classify() {
+        Category::Syntax | Category::Eof => format!("Malformed JSON body: {err}"),
+        Category::Data | Category::Io => format!("Invalid request body: {err}"),
+    }
+}
+
+/// The raw query string as ordered name/value pairs.
+#[derive(Debug, Clone, Default)]
+pub struct QueryParams(pub Vec<(String, String)>);
+
+impl<S: Send + Sync> FromRequestParts<S> for QueryParams {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or("");
+        Ok(QueryParams(
+            url::form_urlencoded::parse(query.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect(),
+        ))
+    }
+}
+
+impl QueryParams {
+    /// Refuses any parameter not in `allowed`, naming it.
+    pub fn allow_only(&self, allowed: &[&str]) -> Result<(), ApiError> {
+        let unknown: Vec<&str> = self
+            .0
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .filter(|k| !allowed.contains(k))
+            .collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        let allowed_list = if allowed.is_empty() {
+            "this endpoint takes no query parameters".to_string()
+        } else {
+            format!("allowed: {}", allowed.join(", "))
+        };
+        Err(ApiError::bad_request(format!(
+            "Unknown query parameter(s): {} ({allowed_list})",
+            unknown.join(", ")
+        )))
+    }
+
+    /// The last value given for `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// An optional integer parameter within `min..=max`.
+    pub fn int_in_range(&self, name: &str, min: i64, max: i64) -> Result<Option<i64>, ApiError> {
+        let Some(raw) = self.get(name) else {
+            return Ok(None);
+        };
+        match raw.trim().parse::<i64>() {
+            Ok(value) if (min..=max).contains(&value) => Ok(Some(value)),
+            _ if max == i64::MAX => Err(ApiError::bad_request(format!(
+                "{name} must be an integer >= {min}"
+            ))),
+            _ => Err(ApiError::bad_request(format!(
+                "{name} must be an integer between {min} and {max}"
+            ))),
+        }
+    }
+}
+
+/// A path id that must be a UUID; anything else is answered as not found.
+pub fn parse_path_id(raw: &str, what: &str) -> Result<String, ApiError> {
+    uuid::Uuid::parse_str(raw)
+        .map(|id| id.to_string())
+        .map_err(|_| ApiError::not_found(format!("{what} not found")))
+}

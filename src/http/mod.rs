@@ -1,0 +1,106 @@
+//! The HTTP edge: the router, the team API guard, extractors, the error type and one module per
+//! API area, mirroring the URL tree.
+
+pub mod admin;
+pub mod auth;
+pub mod envelope;
+pub mod error;
+pub mod extract;
+pub mod metrics;
+pub mod monitors;
+pub mod openapi;
+pub mod ops;
+pub mod rate_limit;
+pub mod state;
+pub mod targets;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::middleware::from_fn;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_swagger_ui::SwaggerUi;
+
+use auth::guarded;
+use error::ApiError;
+use state::AppState;
+
+/// The whole HTTP application.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .nest("/api/v2", team_api(&state))
+        .nest("/admin/v1", admin::routes(&state))
+        .route("/health", get(ops::health))
+        .route("/ready", get(ops::ready))
+        .route("/metrics", get(ops::metrics))
+        .merge(SwaggerUi::new("/docs").url("/api/v2/openapi.json", openapi::ApiDoc::openapi()))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(from_fn(metrics::track))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// The team API: every route behind the guard of its endpoint name.
+fn team_api(state: &AppState) -> Router<AppState> {
+    use monitors::{create, read, update};
+    use targets::{add, list, remove};
+    let s = state;
+    Router::new()
+        .route(
+            "/monitors",
+            guarded(s, "monitors.create", post(create::create_monitor)).merge(guarded(
+                s,
+                "monitors.list",
+                get(read::list_monitors_handler),
+            )),
+        )
+        .route(
+            "/monitors/{id}",
+            guarded(s, "monitors.get", get(read::get_monitor_handler))
+                .merge(guarded(
+                    s,
+                    "monitors.update",
+                    axum::routing::put(update::update_monitor_handler),
+                ))
+                .merge(guarded(
+                    s,
+                    "monitors.delete",
+                    delete(read::delete_monitor_handler),
+                )),
+        )
+        .route(
+            "/monitors/{id}/targets",
+            guarded(s, "monitors.targets.list", get(list::list_targets_handler)).merge(guarded(
+                s,
+                "monitors.targets.add",
+                post(add::add_targets),
+            )),
+        )
+        .route(
+            "/monitors/{id}/targets/remove",
+            guarded(
+                s,
+                "monitors.targets.remove_bulk",
+                post(remove::remove_targets_bulk),
+            ),
+        )
+        .route(
+            "/monitors/{id}/targets/{target_id}",
+            guarded(s, "monitors.targets.remove", delete(remove::remove_target)),
+        )
+        .layer(DefaultBodyLimit::max(extract::MAX_JSON_BODY))
+}
+
+async fn not_found() -> Response {
+    ApiError::not_found("Not found").into_response()
+}
+
+async fn method_not_allowed() -> Response {
+    let mut response = ApiError::method_not_allowed().into_response();
+    *response.status_mut() = StatusCode::METHOD_NOT_ALLOWED;
+    response
+}

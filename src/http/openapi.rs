@@ -1,0 +1,65 @@
+//! The service's own OpenAPI 3.1 document, generated from the handlers' annotations.
+
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+use super::{monitors, targets};
+
+/// The error envelope: `{success: false, error, code, retryAfter?}`.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct ErrorBody {
+    /// Always `false`.
+    success: bool,
+    /// Human-readable message.
+    error: String,
+    /// Stable machine code, e.g. `bad_request`, `not_found`, `rate_limited`.
+    code: String,
+    /// Seconds to wait before retrying; only on 429.
+    #[serde(rename = "retryAfter")]
+    retry_after: Option<u64>,
+}
+
+/// The `data` of a delete: `{id, deleted: true}`.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct DeletedBody {
+    id: String,
+    deleted: bool,
+}
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        let mut http = Http::new(HttpAuthScheme::Bearer);
+        http.bearer_format = Some("API key".to_string());
+        components.add_security_scheme("bearerAuth", SecurityScheme::Http(http));
+    }
+}
+
+/// The document served at `/api/v2/openapi.json`.
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "signalwatch API", version = "2.0.0",
+         description = "Account monitoring, business signals and company enrichment. Every \
+                        response uses the envelope {success, data, meta} or \
+                        {success: false, error, code}."),
+    paths(
+        monitors::create::create_monitor,
+        monitors::read::list_monitors_handler,
+        monitors::read::get_monitor_handler,
+        monitors::update::update_monitor_handler,
+        monitors::read::delete_monitor_handler,
+        targets::list::list_targets_handler,
+        targets::add::add_targets,
+        targets::remove::remove_target,
+        targets::remove::remove_targets_bulk,
+    ),
+    components(schemas(ErrorBody, DeletedBody)),
+    modifiers(&BearerAuth),
+    tags((name = "Monitors", description = "Named groups of targets with signal types and a webhook"),
+         (name = "Targets", description = "Domains and LinkedIn pages a monitor watches")),
+)]
+pub struct ApiDoc;

@@ -1,0 +1,31 @@
+//! Operational endpoints: liveness, readiness, Prometheus metrics, and the API description.
+//! No auth, no rate limit, no envelope.
+
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use super::state::AppState;
+
+/// `GET /health`: the process is up.
+pub async fn health() -> Response {
+    (StatusCode::OK, "ok").into_response()
+}
+
+/// `GET /ready`: the database answers; 503 otherwise.
+pub async fn ready(State(state): State<AppState>) -> Response {
+    if state.db.ping().await {
+        (StatusCode::OK, "ready").into_response()
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, "database unreachable").into_response()
+    }
+}
+
+/// `GET /metrics`: Prometheus text exposition.
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        state.metrics.render(),
+    )
+        .into_response()
+}

@@ -1,0 +1,107 @@
+//! Per team, per endpoint request limits: up to N requests in each 60-second window, the window
+//! opening at the first request after the previous one closed.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+const WINDOW_MS: i64 = 60_000;
+const SWEEP_EVERY: u64 = 4096;
+
+/// The outcome of counting one request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateDecision {
+    pub allowed: bool,
+    pub limit: u32,
+    pub remaining: u32,
+    /// Unix seconds when the window resets.
+    pub reset_at: u64,
+    /// Seconds until the window resets, at least 1.
+    pub retry_after: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    opened_at: i64,
+    count: u32,
+}
+
+/// In-process fixed-window counters keyed by team and endpoint.
+#[derive(Debug, Default)]
+pub struct RateLimiter {
+    windows: Mutex<HashMap<(String, &'static str), Window>>,
+    checks: AtomicU64,
+}
+
+impl RateLimiter {
+    /// Counts one request of `team_id` on `endpoint` at `now_ms` against `limit` per minute.
+    pub fn check(
+        &self,
+        team_id: &str,
+        endpoint: &'static str,
+        limit: u32,
+        now_ms: i64,
+    ) -> RateDecision {
+        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == 0 {
+            windows.retain(|_, w| now_ms - w.opened_at < WINDOW_MS);
+        }
+        let window = windows
+            .entry((team_id.to_string(), endpoint))
+            .or_insert(Window {
+                opened_at: now_ms,
+                count: 0,
+            });
+        if now_ms - window.opened_at >= WINDOW_MS {
+            *window = Window {
+                opened_at: now_ms,
+                count: 0,
+            };
+        }
+        let allowed = window.count < limit;
+        if allowed {
+            window.count += 1;
+        }
+        decision(*window, limit, allowed, now_ms)
+    }
+}
+
+fn decision(window: Window, limit: u32, allowed: bool, now_ms: i64) -> RateDecision {
+    let reset_ms = window.opened_at + WINDOW_MS;
+    RateDecision {
+        allowed,
+        limit,
+        remaining: limit.saturating_sub(window.count),
+        reset_at: (reset_ms + 999).div_euclid(1000) as u64,
+        retry_after: ((reset_ms - now_ms + 999) / 1000).max(1) as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_request_past_the_limit_is_refused_until_the_window_closes() {
+        let limiter = RateLimiter::default();
+        for i in 0..3 {
+            let d = limiter.check("team", "monitors.list", 3, 1_000 + i);
+            assert!(d.allowed);
+            assert_eq!(d.remaining, 2 - i as u32);
+        }
+        let refused = limiter.check("team", "monitors.list", 3, 30_000);
+        assert!(!refused.allowed);
+        assert_eq!(refused.remaining, 0);
+        assert_eq!(refused.retry_after, 31);
+        assert!(limiter.check("team", "monitors.list", 3, 61_000).allowed);
+    }
+
+    #[test]
+    fn endpoints_and_teams_are_counted_separately() {
+        let limiter = RateLimiter::default();
+        assert!(limiter.check("a", "monitors.list", 1, 0).allowed);
+        assert!(limiter.check("a", "monitors.get", 1, 0).allowed);
+        assert!(limiter.check("b", "monitors.list", 1, 0).allowed);
+        assert!(!limiter.check("a", "monitors.list", 1, 0).allowed);
+    }
+}

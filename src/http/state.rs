@@ -1,0 +1,18 @@
+//! State shared by every request handler.
+
+use std::sync::Arc;
+
+use metrics_exporter_prometheus::PrometheusHandle;
+
+use super::rate_limit::RateLimiter;
+use crate::config::Config;
+use crate::store::Db;
+
+/// Everything a handler may need: the database, the configuration and shared counters.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub limiter: Arc<RateLimiter>,
+    pub metrics: PrometheusHandle,
+}

@@ -1,0 +1,84 @@
+//! `GET /monitors/{id}/targets`: one page of a monitor's targets, newest first.
+
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::views::TargetOut;
+use crate::http::auth::Principal;
+use crate::http::envelope::paginated;
+use crate::http::error::ApiError;
+use crate::http::extract::{QueryParams, parse_path_id};
+use crate::http::state::AppState;
+use crate::store::monitors::find_monitor;
+use crate::store::targets::{StatusFilter, list_targets};
+
+const DEFAULT_LIMIT: i64 = 100;
+const MAX_LIMIT: i64 = 200;
+
+/// Offset pagination of the target list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TargetPagination {
+    pub limit: i64,
+    pub offset: i64,
+    /// Items on this page.
+    pub count: usize,
+    /// Items matching the filter.
+    pub total: i64,
+}
+
+/// Lists a monitor's targets.
+#[utoipa::path(get, path = "/api/v2/monitors/{id}/targets", tag = "Targets",
+    params(("id" = String, Path, description = "Monitor id"),
+           ("status" = Option<String>, Query, description = "`resolved` or `pending`"),
+           ("limit" = Option<i64>, Query, description = "Page size, 1-200, default 100"),
+           ("offset" = Option<i64>, Query, description = "Items to skip, default 0")),
+    responses(
+        (status = 200, description = "A page of targets with `pagination` {limit, offset, count, total}", body = Vec<TargetOut>),
+        (status = 400, description = "An invalid or unknown query parameter", body = crate::http::openapi::ErrorBody),
+        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
+        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
+        (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
+        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+    ),
+    security(("bearerAuth" = [])))]
+pub async fn list_targets_handler(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(raw_id): Path<String>,
+    query: QueryParams,
+) -> Result<Response, ApiError> {
+    let monitor_id = parse_path_id(&raw_id, "Monitor")?;
+    query.allow_only(&["status", "limit", "offset"])?;
+    let status = match query.get("status") {
+        None => StatusFilter::All,
+        Some("resolved") => StatusFilter::Resolved,
+        Some("pending") => StatusFilter::Pending,
+        Some(_) => return Err(ApiError::bad_request("status must be resolved or pending")),
+    };
+    let limit = query
+        .int_in_range("limit", 1, MAX_LIMIT)?
+        .unwrap_or(DEFAULT_LIMIT);
+    let offset = query.int_in_range("offset", 0, i64::MAX)?.unwrap_or(0);
+    find_monitor(&state.db, &principal.team_id, &monitor_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
+    let (rows, total) = list_targets(
+        &state.db,
+        &principal.team_id,
+        &monitor_id,
+        status,
+        limit,
+        offset,
+    )
+    .await?;
+    let data: Vec<TargetOut> = rows.into_iter().map(TargetOut::from).collect();
+    let pagination = TargetPagination {
+        limit,
+        offset,
+        count: data.len(),
+        total,
+    };
+    Ok(paginated("monitors.targets.list", data, pagination))
+}

@@ -1,0 +1,16 @@
+//! signalwatch: account monitoring, business signals and company enrichment over a REST API.
+//!
+//! The crate is laid out by responsibility: `domain` holds pure rules, `store` owns every SQL
+//! statement, `http` is the axum edge, `delivery` talks to customer endpoints, and `app` wires them
+//! into one process.
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod delivery;
+pub mod domain;
+pub mod http;
+pub mod ingest;
+pub mod operator;
+pub mod research;
+pub mod store;

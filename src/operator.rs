@@ -1,0 +1,186 @@
+//! Operator tasks on teams, members and keys: one implementation behind both the admin API and
+//! the `signalwatch admin` command.
+
+use serde::Serialize;
+
+use crate::domain::subscription::SubscriptionStatus;
+use crate::domain::time::format_ms;
+use crate::store::teams::{self, NewTeam, TeamChanges, TeamRow};
+use crate::store::{Db, StoreError};
+
+/// Credits a new team starts with unless told otherwise.
+pub const DEFAULT_CREDITS: i64 = 1000;
+
+/// Why an operator task was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum OperatorError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A team to open.
+#[derive(Debug, Clone, Default)]
+pub struct TeamRequest {
+    pub name: String,
+    pub owner_email: String,
+    pub credits: Option<i64>,
+    pub subscription_status: Option<String>,
+    pub rate_limit_per_minute: Option<i64>,
+}
+
+/// A new team with its owner's key, shown once.
+#[derive(Debug, Clone, Serialize)]
+pub struct CreatedTeam {
+    pub team_id: String,
+    pub user_id: String,
+    pub api_key: String,
+}
+
+/// A new member's key, shown once.
+#[derive(Debug, Clone, Serialize)]
+pub struct CreatedMember {
+    pub user_id: String,
+    pub api_key: String,
+}
+
+/// A team as operators see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamOut {
+    pub id: String,
+    pub name: String,
+    pub credits: i64,
+    pub subscription_status: String,
+    pub rate_limit_per_minute: i64,
+    pub created_at: String,
+}
+
+fn team_out(row: TeamRow, default_rate: u32) -> TeamOut {
+    TeamOut {
+        id: row.id,
+        name: row.name,
+        credits: row.credits,
+        subscription_status: row.subscription_status,
+        rate_limit_per_minute: row.rate_limit_per_minute.unwrap_or(default_rate.into()),
+        created_at: format_ms(row.created_at),
+    }
+}
+
+fn check_email(email: &str) -> Result<String, OperatorError> {
+    let email = email.trim();
+    match email.split_once('@') {
+        Some((user, host)) if !user.is_empty() && host.contains('.') => Ok(email.to_string()),
+        _ => Err(OperatorError::Invalid(
+            "a valid e-mail address is required".into(),
+        )),
+    }
+}
+
+/// Checks operator changes to a team.
+pub fn check_changes(
+    credits: Option<i64>,
+    status: Option<String>,
+    rate: Option<i64>,
+) -> Result<TeamChanges, OperatorError> {
+    if credits.is_some_and(|c| c < 0) {
+        return Err(OperatorError::Invalid("credits must be >= 0".into()));
+    }
+    if rate.is_some_and(|r| !(1..=i64::from(u32::MAX)).contains(&r)) {
+        return Err(OperatorError::Invalid(
+            "rate_limit_per_minute must be >= 1".into(),
+        ));
+    }
+    if let Some(s) = &status
+        && SubscriptionStatus::parse(s).is_none()
+    {
+        return Err(OperatorError::Invalid(format!(
+            "subscription_status must be one of: {}",
+            SubscriptionStatus::NAMES
+        )));
+    }
+    Ok(TeamChanges {
+        credits,
+        subscription_status: status,
+        rate_limit_per_minute: rate,
+    })
+}
+
+/// Opens a team with its owner and the owner's first key.
+pub async fn create_team(db: &Db, request: TeamRequest) -> Result<CreatedTeam, OperatorError> {
+    let name = request.name.trim().to_string();
+    if name.is_empty() {
+        return Err(OperatorError::Invalid("name is required".into()));
+    }
+    let owner_email = check_email(&request.owner_email)?;
+    let changes = check_changes(
+        Some(request.credits.unwrap_or(DEFAULT_CREDITS)),
+        Some(
+            request
+                .subscription_status
+                .unwrap_or_else(|| "active".into()),
+        ),
+        request.rate_limit_per_minute,
+    )?;
+    let team = NewTeam {
+        name,
+        owner_email,
+        credits: changes.credits.unwrap_or(DEFAULT_CREDITS),
+        subscription_status: changes.subscription_status.unwrap_or_default(),
+        rate_limit_per_minute: changes.rate_limit_per_minute,
+    };
+    let (team_id, issued) = teams::create_team(db, &team).await?;
+    Ok(CreatedTeam {
+        team_id,
+        user_id: issued.user_id,
+        api_key: issued.api_key,
+    })
+}
+
+/// Reads a team.
+pub async fn get_team(db: &Db, id: &str, default_rate: u32) -> Result<TeamOut, OperatorError> {
+    let row = teams::find_team(db, id)
+        .await?
+        .ok_or(OperatorError::NotFound("Team"))?;
+    Ok(team_out(row, default_rate))
+}
+
+/// Applies checked changes to a team.
+pub async fn update_team(
+    db: &Db,
+    id: &str,
+    changes: TeamChanges,
+    default_rate: u32,
+) -> Result<TeamOut, OperatorError> {
+    let row = teams::update_team(db, id, &changes)
+        .await?
+        .ok_or(OperatorError::NotFound("Team"))?;
+    Ok(team_out(row, default_rate))
+}
+
+/// Adds a member to a team.
+pub async fn add_member(
+    db: &Db,
+    team_id: &str,
+    email: &str,
+) -> Result<CreatedMember, OperatorError> {
+    let email = check_email(email)?;
+    let issued = teams::add_member(db, team_id, &email)
+        .await?
+        .ok_or(OperatorError::NotFound("Team"))?;
+    Ok(CreatedMember {
+        user_id: issued.user_id,
+        api_key: issued.api_key,
+    })
+}
+
+/// Revokes a key; it stops working on the next request.
+pub async fn revoke_key(db: &Db, api_key: &str) -> Result<(), OperatorError> {
+    if teams::revoke_key(db, api_key.trim()).await? {
+        Ok(())
+    } else {
+        Err(OperatorError::NotFound("API key"))
+    }
+}

@@ -1,0 +1,164 @@
+//! Persistence. Every SQL statement of the service lives under this module.
+//!
+//! Two backends share one set of statements: SQL is written with `$1`-style parameters, which
+//! both SQLite and PostgreSQL accept, and column types that read the same on both (TEXT ids,
+//! BIGINT epoch milliseconds, BOOLEAN). The [`on_db!`] and [`on_tx!`] macros expand one body per
+//! backend so each statement is written once. Team-owned reads always take the team id.
+
+pub mod companies;
+pub mod error;
+pub mod monitors;
+pub mod people;
+pub mod stats;
+pub mod targets;
+pub mod teams;
+pub mod webhooks;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgPoolOptions, Postgres};
+use sqlx::sqlite::{
+    Sqlite, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
+};
+use sqlx::{PgPool, SqlitePool, Transaction};
+
+pub use error::StoreError;
+
+/// A pool of connections to one of the two supported databases.
+#[derive(Clone, Debug)]
+pub enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// An open transaction on either backend.
+pub enum Tx {
+    Sqlite(Transaction<'static, Sqlite>),
+    Postgres(Transaction<'static, Postgres>),
+}
+
+/// Runs `$body` with `$conn` bound to the backend's pool (`&Pool<DB>`).
+#[macro_export]
+macro_rules! on_db {
+    ($db:expr, |$conn:ident| $body:expr) => {
+        match $db {
+            $crate::store::Db::Sqlite($conn) => $body,
+            $crate::store::Db::Postgres($conn) => $body,
+        }
+    };
+}
+
+/// Runs `$body` with `$conn` bound to the transaction's connection (`&mut DB::Connection`).
+#[macro_export]
+macro_rules! on_tx {
+    ($tx:expr, |$conn:ident| $body:expr) => {
+        match $tx {
+            $crate::store::Tx::Sqlite(t) => {
+                let $conn = &mut **t;
+                $body
+            }
+            $crate::store::Tx::Postgres(t) => {
+                let $conn = &mut **t;
+                $body
+            }
+        }
+    };
+}
+
+impl Db {
+    /// Connects to `sqlite://PATH` (created if missing, WAL) or `postgres://…`.
+    pub async fn connect(url: &str) -> Result<Db, StoreError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(30))
+                .connect(url)
+                .await?;
+            Ok(Db::Postgres(pool))
+        } else if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(30))
+                .foreign_keys(true);
+            let pool = SqlitePoolOptions::new()
+                .max_connections(8)
+                .acquire_timeout(Duration::from_secs(30))
+                .connect_with(options)
+                .await?;
+            Ok(Db::Sqlite(pool))
+        } else {
+            Err(StoreError::UnsupportedUrl)
+        }
+    }
+
+    /// Applies the backend's migrations. On PostgreSQL the migrator holds an advisory lock, so
+    /// several processes may start at once.
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        match self {
+            Db::Sqlite(pool) => sqlx::migrate!("migrations/sqlite").run(pool).await?,
+            Db::Postgres(pool) => sqlx::migrate!("migrations/postgres").run(pool).await?,
+        }
+        Ok(())
+    }
+
+    /// Starts a read-write transaction. On SQLite it takes the write lock up front
+    /// (`BEGIN IMMEDIATE`) so that check-then-write sequences are serialized.
+    pub async fn begin(&self) -> Result<Tx, StoreError> {
+        Ok(match self {
+            Db::Sqlite(pool) => Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
+            Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
+        })
+    }
+
+    /// True when a trivial query answers.
+    pub async fn ping(&self) -> bool {
+        on_db!(self, |pool| sqlx::query("SELECT 1")
+            .execute(pool)
+            .await
+            .is_ok())
+    }
+
+    /// Closes every connection.
+    pub async fn close(&self) {
+        on_db!(self, |pool| pool.close().await)
+    }
+}
+
+impl Tx {
+    /// Commits the transaction.
+    pub async fn commit(self) -> Result<(), StoreError> {
+        match self {
+            Tx::Sqlite(t) => t.commit().await?,
+            Tx::Postgres(t) => t.commit().await?,
+        }
+        Ok(())
+    }
+
+    /// Serializes concurrent changes to one team's limited resources (monitors, targets,
+    /// webhooks, credits). SQLite already holds the database write lock from `BEGIN IMMEDIATE`.
+    pub async fn lock_team(&mut self, team_id: &str) -> Result<(), StoreError> {
+        if let Tx::Postgres(t) = self {
+            sqlx::query("SELECT id FROM teams WHERE id = $1 FOR UPDATE")
+                .bind(team_id)
+                .execute(&mut **t)
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// A `$n, $n+1, …` list of `count` placeholders starting at `first`, for `IN (…)` clauses.
+pub fn placeholders(first: usize, count: usize) -> String {
+    (first..first + count)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A new time-ordered id.
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
