@@ -14,9 +14,8 @@ pub async fn upsert_person(
     company_id: &str,
 ) -> Result<String, StoreError> {
     let now = now_ms();
-    let id =
-        on_tx!(tx, |conn| {
-            sqlx::query_scalar::<_, String>(
+    let id = on_tx!(tx, |conn| {
+        sqlx::query_scalar::<_, String>(
         "INSERT INTO people (id, linkedin_key, linkedin_url, name, title, location, city, country, \
          company_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) \
          ON CONFLICT (linkedin_key) DO UPDATE SET linkedin_url = excluded.linkedin_url, \
@@ -40,6 +39,6 @@ pub async fn upsert_person(
     .bind(now)
     .fetch_one(conn)
     .await
-        })?;
+    })?;
     Ok(id)
 }

@@ -1,0 +1,5 @@
+//! Black-box tests: each starts the real service with a fresh database and drives it over HTTP.
+
+mod support;
+
+mod monitors;
