@@ -8,6 +8,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod delivery;
+pub mod demo;
 pub mod domain;
 pub mod http;
 pub mod ingest;

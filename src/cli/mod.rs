@@ -1,6 +1,7 @@
 //! The `signalwatch` command line: one subcommand per role or operator task.
 
 mod admin;
+mod demo_data;
 mod serve;
 
 use clap::{Parser, Subcommand};
@@ -20,6 +21,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Operator tasks: teams, members and keys
     Admin(admin::AdminArgs),
+    /// Write a deterministic synthetic data set as NDJSON import files
+    DemoData(demo_data::DemoDataArgs),
 }
 
 /// Runs the parsed command line to completion.
@@ -31,6 +34,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
             Command::Admin(args) => admin::run(args).await,
+            Command::DemoData(args) => demo_data::run(args),
         }
     })
 }

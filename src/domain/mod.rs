@@ -3,9 +3,14 @@
 pub mod address;
 pub mod api_key;
 pub mod company;
+pub mod countries;
+pub mod date_preset;
+pub mod job_tags;
+pub mod keyword_query;
 pub mod signal_type;
 pub mod subscription;
 pub mod target;
 pub mod time;
+pub mod vocabulary;
 pub mod webhook_secret;
 pub mod webhook_url;

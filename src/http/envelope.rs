@@ -22,6 +22,28 @@ pub fn paginated(endpoint: &str, data: impl Serialize, pagination: impl Serializ
     respond(StatusCode::OK, endpoint, data, Some(json!(pagination)))
 }
 
+/// Answers 200 for a credit-consuming list: `data`, `pagination`, and `meta` with the credits
+/// used and the balance after.
+pub fn charged_page(
+    endpoint: &str,
+    data: impl Serialize,
+    pagination: impl Serialize,
+    credits_used: i64,
+    credits_remaining: i64,
+) -> Response {
+    let body = json!({
+        "success": true,
+        "data": data,
+        "pagination": pagination,
+        "meta": {
+            "endpoint": endpoint,
+            "creditsUsed": credits_used,
+            "creditsRemaining": credits_remaining,
+        },
+    });
+    (StatusCode::OK, Json(body)).into_response()
+}
+
 fn respond(
     status: StatusCode,
     endpoint: &str,

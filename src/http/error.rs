@@ -47,6 +47,15 @@ impl ApiError {
         )
     }
 
+    /// 402 `insufficient_credits`: the team's balance is 0; nothing was charged.
+    pub fn out_of_credits() -> ApiError {
+        ApiError::new(
+            StatusCode::PAYMENT_REQUIRED,
+            "insufficient_credits",
+            "out of credits, please contact support to increase your usage",
+        )
+    }
+
     /// 404 `not_found`.
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "not_found", message)

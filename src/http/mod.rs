@@ -11,6 +11,7 @@ pub mod monitors;
 pub mod openapi;
 pub mod ops;
 pub mod rate_limit;
+pub mod signals;
 pub mod state;
 pub mod targets;
 
@@ -91,6 +92,22 @@ fn team_api(state: &AppState) -> Router<AppState> {
         .route(
             "/monitors/{id}/targets/{target_id}",
             guarded(s, "monitors.targets.remove", delete(remove::remove_target)),
+        )
+        .route(
+            "/signals/funding",
+            guarded(s, "signals.funding", get(signals::funding)),
+        )
+        .route(
+            "/signals/hiring",
+            guarded(s, "signals.hiring", get(signals::hiring)),
+        )
+        .route(
+            "/signals/acquisitions",
+            guarded(s, "signals.acquisitions", get(signals::acquisitions)),
+        )
+        .route(
+            "/signals/job-changes",
+            guarded(s, "signals.jobChanges", get(signals::job_changes)),
         )
         .layer(DefaultBodyLimit::max(extract::MAX_JSON_BODY))
 }

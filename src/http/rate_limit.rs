@@ -43,7 +43,11 @@ impl RateLimiter {
         now_ms: i64,
     ) -> RateDecision {
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
-        if self.checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == 0 {
+        if self
+            .checks
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(SWEEP_EVERY)
+        {
             windows.retain(|_, w| now_ms - w.opened_at < WINDOW_MS);
         }
         let window = windows

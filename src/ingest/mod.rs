@@ -1,8 +1,10 @@
 //! Ingestion of companies and people: the same effects whether records arrive through the admin
 //! API or the import command. A stored company or person resolves matching pending targets at once.
 
+pub mod fields;
 pub mod records;
-
+mod signal_company;
+pub mod signals;
 use serde::Serialize;
 
 use crate::domain::company::{CompanyRecord, PersonRecord};
@@ -11,6 +13,7 @@ use crate::domain::target::{
 };
 use crate::store::companies::{find_company_by_identifiers, upsert_company};
 use crate::store::people::upsert_person;
+use crate::store::search::index_company;
 use crate::store::targets::{follow_person, resolve_for_company};
 use crate::store::{Db, StoreError, Tx};
 
@@ -50,8 +53,12 @@ pub async fn ingest_companies(
     Ok(report)
 }
 
-async fn store_company(tx: &mut Tx, company: &CompanyRecord) -> Result<String, StoreError> {
+pub(crate) async fn store_company(
+    tx: &mut Tx,
+    company: &CompanyRecord,
+) -> Result<String, StoreError> {
     let id = upsert_company(tx, company).await?;
+    index_company(tx, &id).await?;
     let domain = company.website.as_deref().and_then(normalize_domain);
     let registrable = domain.as_deref().and_then(registrable_domain);
     let linkedin = company

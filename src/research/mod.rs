@@ -26,10 +26,10 @@ pub async fn sweep_pending_targets(db: &Db) -> Result<SweepReport, StoreError> {
             continue;
         };
         let mut tx = db.begin().await?;
-        if let Some(company_id) = find_company_for_target(&mut tx, kind, &value).await? {
-            if resolve_target(&mut tx, &id, &company_id).await? {
-                report.resolved += 1;
-            }
+        if let Some(company_id) = find_company_for_target(&mut tx, kind, &value).await?
+            && resolve_target(&mut tx, &id, &company_id).await?
+        {
+            report.resolved += 1;
         }
         tx.commit().await?;
     }

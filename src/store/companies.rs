@@ -200,3 +200,36 @@ pub async fn company_summaries(db: &Db, ids: &[String]) -> Result<Vec<CompanySum
         Ok(query.fetch_all(pool).await?)
     })
 }
+
+/// Ids of companies whose `column` (`domain` or `linkedin_key`) is one of `values`.
+pub async fn ids_where_in(
+    db: &Db,
+    column: CompanyKey,
+    values: &[String],
+) -> Result<Vec<String>, StoreError> {
+    if values.is_empty() {
+        return Ok(Vec::new());
+    }
+    let column = match column {
+        CompanyKey::Domain => "domain",
+        CompanyKey::LinkedinKey => "linkedin_key",
+    };
+    let sql = format!(
+        "SELECT id FROM companies WHERE {column} IN ({})",
+        super::placeholders(1, values.len())
+    );
+    crate::on_db!(db, |pool| {
+        let mut query = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+        for value in values {
+            query = query.bind(value);
+        }
+        Ok(query.fetch_all(pool).await?)
+    })
+}
+
+/// The strict identifiers a list may look companies up by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompanyKey {
+    Domain,
+    LinkedinKey,
+}

@@ -6,9 +6,15 @@
 //! backend so each statement is written once. Team-owned reads always take the team id.
 
 pub mod companies;
+pub mod credits;
 pub mod error;
 pub mod monitors;
 pub mod people;
+pub mod query;
+pub mod search;
+pub mod signal_lists;
+pub mod signal_query;
+pub mod signals;
 pub mod stats;
 pub mod targets;
 pub mod teams;

@@ -13,6 +13,11 @@ pub struct MonitorCounts {
     pub signals_since: i64,
 }
 
+/// (monitor id, targets, resolved targets)
+type TargetCounts = (String, i64, i64);
+/// (monitor id, signals)
+type SignalCount = (String, i64);
+
 /// Target counts and the number of signals since `since_ms` for every monitor of a team, keyed
 /// by monitor id. A monitor without targets is absent (all counts zero).
 pub async fn monitor_counts(
@@ -20,7 +25,7 @@ pub async fn monitor_counts(
     team_id: &str,
     since_ms: i64,
 ) -> Result<HashMap<String, MonitorCounts>, StoreError> {
-    let (targets, signals): (Vec<(String, i64, i64)>, Vec<(String, i64)>) = on_db!(db, |pool| {
+    let (targets, signals): (Vec<TargetCounts>, Vec<SignalCount>) = on_db!(db, |pool| {
         let targets = sqlx::query_as(
             "SELECT monitor_id, COUNT(*), COUNT(company_id) FROM targets \
              WHERE team_id = $1 GROUP BY monitor_id",

@@ -2,4 +2,9 @@
 
 mod support;
 
+mod admin;
+mod errors;
+mod isolation;
 mod monitors;
+mod ops;
+mod targets;

@@ -13,7 +13,7 @@ use crate::domain::time::now_ms;
 use crate::http::auth::Principal;
 use crate::http::envelope::created;
 use crate::http::error::ApiError;
-use crate::http::extract::JsonBody;
+use crate::http::extract::{JsonBody, QueryParams};
 use crate::http::state::AppState;
 use crate::store::monitors::{MonitorRow, count_monitors, insert_monitor};
 use crate::store::new_id;
@@ -33,8 +33,10 @@ use crate::store::stats::MonitorCounts;
 pub async fn create_monitor(
     State(state): State<AppState>,
     principal: Principal,
+    query: QueryParams,
     JsonBody(body): JsonBody<CreateMonitorBody>,
 ) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
     let name = parse_name(
         body.name
             .ok_or_else(|| ApiError::bad_request("name is required"))?,

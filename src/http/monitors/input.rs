@@ -22,10 +22,11 @@ const MAX_NAME_CHARS: usize = 255;
 #[serde(deny_unknown_fields)]
 pub struct CreateMonitorBody {
     /// 1-255 characters.
+    #[serde(default, deserialize_with = "present_value")]
     #[schema(value_type = String)]
     pub name: Option<Value>,
     /// Non-empty array of `funding_round`, `acquisition`, `job_change`, `hiring`.
-    #[serde(alias = "signalTypes")]
+    #[serde(alias = "signalTypes", default, deserialize_with = "present_value")]
     #[schema(value_type = Vec<String>)]
     pub signal_types: Option<Value>,
     /// HTTP(S) URL of a public endpoint, at most 500 characters; `null` or `""` for none.
@@ -38,9 +39,10 @@ pub struct CreateMonitorBody {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateMonitorBody {
+    #[serde(default, deserialize_with = "present_value")]
     #[schema(value_type = Option<String>)]
     pub name: Option<Value>,
-    #[serde(alias = "signalTypes")]
+    #[serde(alias = "signalTypes", default, deserialize_with = "present_value")]
     #[schema(value_type = Option<Vec<String>>)]
     pub signal_types: Option<Value>,
     /// A different URL replaces the webhook; `null` or `""` detaches it; the same URL keeps it.
@@ -48,6 +50,7 @@ pub struct UpdateMonitorBody {
     #[schema(value_type = Option<String>)]
     pub webhook_url: Option<Option<String>>,
     /// `false` pauses the monitor, `true` resumes it.
+    #[serde(default, deserialize_with = "present_value")]
     #[schema(value_type = Option<bool>)]
     pub active: Option<Value>,
 }
@@ -55,6 +58,12 @@ pub struct UpdateMonitorBody {
 /// Marks a field that was sent (even as `null`) as `Some`, so absent and `null` differ.
 fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(d).map(Some)
+}
+
+/// Marks a field that was sent as `Some`, `null` included (`Some(Value::Null)`), so that a
+/// `null` where a value is required is refused as a wrong value instead of read as "absent".
+fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
 }
 
 /// A monitor name: a string of 1-255 characters, surrounding whitespace removed.

@@ -51,6 +51,7 @@ pub async fn list_monitors_handler(
     params(("id" = String, Path, description = "Monitor id")),
     responses(
         (status = 200, description = "The Monitor", body = MonitorView),
+        (status = 400, description = "An unknown query parameter", body = crate::http::openapi::ErrorBody),
         (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
         (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
@@ -61,7 +62,9 @@ pub async fn get_monitor_handler(
     State(state): State<AppState>,
     principal: Principal,
     Path(raw_id): Path<String>,
+    query: QueryParams,
 ) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Monitor")?;
     let row = find_monitor(&state.db, &principal.team_id, &id)
         .await?
@@ -82,6 +85,7 @@ pub async fn get_monitor_handler(
     params(("id" = String, Path, description = "Monitor id")),
     responses(
         (status = 200, description = "`data` is `{id, deleted: true}`", body = crate::http::openapi::DeletedBody),
+        (status = 400, description = "An unknown query parameter", body = crate::http::openapi::ErrorBody),
         (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
         (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
@@ -92,7 +96,9 @@ pub async fn delete_monitor_handler(
     State(state): State<AppState>,
     principal: Principal,
     Path(raw_id): Path<String>,
+    query: QueryParams,
 ) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Monitor")?;
     let team = principal.team_id.as_str();
     let mut tx = state.db.begin().await?;

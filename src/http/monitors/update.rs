@@ -15,7 +15,7 @@ use crate::domain::webhook_url::WebhookUrl;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, parse_path_id};
+use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::monitors::{MonitorRow, find_monitor, find_monitor_tx, update_monitor};
 use crate::store::webhooks::{retire_webhook, set_event_types};
@@ -44,8 +44,10 @@ pub async fn update_monitor_handler(
     State(state): State<AppState>,
     principal: Principal,
     Path(raw_id): Path<String>,
+    query: QueryParams,
     JsonBody(body): JsonBody<UpdateMonitorBody>,
 ) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Monitor")?;
     let team = principal.team_id.as_str();
     let name = body.name.map(parse_name).transpose()?;

@@ -16,7 +16,7 @@ use crate::domain::time::now_ms;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, parse_path_id};
+use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::companies::find_company_for_target;
 use crate::store::monitors::{find_monitor, find_monitor_tx};
@@ -70,8 +70,10 @@ pub async fn add_targets(
     State(state): State<AppState>,
     principal: Principal,
     Path(raw_id): Path<String>,
+    query: QueryParams,
     JsonBody(body): JsonBody<AddTargetsBody>,
 ) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
     let monitor_id = parse_path_id(&raw_id, "Monitor")?;
     let team = principal.team_id.as_str();
     find_monitor(&state.db, team, &monitor_id)

@@ -14,7 +14,7 @@ use crate::domain::target::parse_target;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, parse_path_id};
+use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::Tx;
 use crate::store::monitors::find_monitor_tx;
@@ -26,6 +26,7 @@ use crate::store::targets::{delete_targets, existing_ids, ids_by_value};
            ("targetId" = String, Path, description = "Target id")),
     responses(
         (status = 200, description = "`data` is `{id, deleted: true}`", body = crate::http::openapi::DeletedBody),
+        (status = 400, description = "An unknown query parameter", body = crate::http::openapi::ErrorBody),
         (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
         (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found, or the target is not in that monitor", body = crate::http::openapi::ErrorBody),
@@ -36,7 +37,9 @@ pub async fn remove_target(
     State(state): State<AppState>,
     principal: Principal,
     Path((raw_monitor, raw_target)): Path<(String, String)>,
+    query: QueryParams,
 ) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
     let monitor_id = parse_path_id(&raw_monitor, "Monitor")?;
     let target_id = parse_path_id(&raw_target, "Target")?;
     let mut tx = open_monitor(&state, &principal, &monitor_id).await?;
@@ -44,7 +47,7 @@ pub async fn remove_target(
         &mut tx,
         &principal.team_id,
         &monitor_id,
-        &[target_id.clone()],
+        std::slice::from_ref(&target_id),
     )
     .await?;
     if removed == 0 {
@@ -95,8 +98,10 @@ pub async fn remove_targets_bulk(
     State(state): State<AppState>,
     principal: Principal,
     Path(raw_id): Path<String>,
+    query: QueryParams,
     JsonBody(body): JsonBody<RemoveTargetsBody>,
 ) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
     let monitor_id = parse_path_id(&raw_id, "Monitor")?;
     let values = optional_list(body.targets, "targets")?;
     let ids = optional_list(body.target_ids, "target_ids")?;

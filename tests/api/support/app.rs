@@ -67,6 +67,15 @@ impl TestApp {
 
     /// Starts the service with extra command-line settings, e.g. `["--rate-limit-per-minute", "5"]`.
     pub async fn start_with(backend: Backend, extra: &[&str]) -> TestApp {
+        TestApp::launch(backend, Some(ADMIN_TOKEN), extra).await
+    }
+
+    /// Starts the service with no admin token configured, so its admin API answers 404.
+    pub async fn start_without_admin(backend: Backend) -> TestApp {
+        TestApp::launch(backend, None, &[]).await
+    }
+
+    async fn launch(backend: Backend, admin_token: Option<&str>, extra: &[&str]) -> TestApp {
         let database = backend.fresh_database().await;
         let mut args = vec![
             "signalwatch",
@@ -74,11 +83,12 @@ impl TestApp {
             "127.0.0.1:0",
             "--database-url",
             &database.url,
-            "--admin-token",
-            ADMIN_TOKEN,
             "--log",
             "warn",
         ];
+        if let Some(token) = admin_token {
+            args.extend_from_slice(&["--admin-token", token]);
+        }
         args.extend_from_slice(extra);
         let config = ConfigOnly::try_parse_from(args)
             .expect("test configuration")

@@ -1,0 +1,57 @@
+//! Company identity on the lists: strict `company_domain` / `company_linkedin_url` (which win and
+//! must agree), else fuzzy `company_name`. Decides `match_confidence`.
+
+use super::params::{company_domains, company_linkedin_urls, text};
+use crate::http::error::ApiError;
+use crate::http::extract::QueryParams;
+use crate::store::Db;
+use crate::store::companies::{CompanyKey, ids_where_in};
+use crate::store::search::fuzzy_company_ids;
+
+/// Most companies a fuzzy name may stand for.
+const FUZZY_CANDIDATES: i64 = 50;
+
+/// Which companies the list is limited to, and how they were matched.
+pub struct Identity {
+    /// `None`: no company filter; `Some(empty)`: nothing can match.
+    pub company_ids: Option<Vec<String>>,
+    pub match_confidence: &'static str,
+}
+
+/// Resolves the company identity parameters of a list (`linkedin_param` names the LinkedIn one).
+pub async fn resolve_identity(
+    db: &Db,
+    q: &QueryParams,
+    domain_param: &str,
+    linkedin_param: &str,
+) -> Result<Identity, ApiError> {
+    let domains = company_domains(q, domain_param)?;
+    let pages = company_linkedin_urls(q, linkedin_param)?;
+    if !domains.is_empty() || !pages.is_empty() {
+        let by_domain = ids_where_in(db, CompanyKey::Domain, &domains).await?;
+        let by_page = ids_where_in(db, CompanyKey::LinkedinKey, &pages).await?;
+        let ids = match (domains.is_empty(), pages.is_empty()) {
+            (false, false) => by_domain
+                .into_iter()
+                .filter(|id| by_page.contains(id))
+                .collect(),
+            (false, true) => by_domain,
+            _ => by_page,
+        };
+        return Ok(Identity {
+            company_ids: Some(ids),
+            match_confidence: "exact",
+        });
+    }
+    if let Some(name) = text(q, "company_name") {
+        let ids = fuzzy_company_ids(db, &name, FUZZY_CANDIDATES).await?;
+        return Ok(Identity {
+            company_ids: Some(ids),
+            match_confidence: "fuzzy",
+        });
+    }
+    Ok(Identity {
+        company_ids: None,
+        match_confidence: "none",
+    })
+}

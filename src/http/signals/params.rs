@@ -1,0 +1,237 @@
+//! Parsing of list query parameters shared by the signal lists and the company list: paging,
+//! sorting, dates, company identity and the company attribute filters. Every value that does not
+//! parse, is out of range or contradicts another is a 400 naming the parameter.
+
+use chrono::{Days, NaiveDate, Utc};
+
+use crate::domain::countries::parse_country_filter;
+use crate::domain::date_preset::{DatePreset, parse_date};
+use crate::domain::target::{
+    normalize_domain, normalize_linkedin_company, normalize_linkedin_profile,
+};
+use crate::domain::vocabulary::parse_subcategories;
+use crate::http::error::ApiError;
+use crate::http::extract::QueryParams;
+use crate::store::signal_query::Order;
+
+/// Most values `company_domain` or `company_linkedin_url` may carry.
+pub const MAX_IDENTIFIERS: usize = 50;
+
+/// Page, page size and whether only the count is wanted.
+#[derive(Debug, Clone, Copy)]
+pub struct Paging {
+    pub page: i64,
+    pub limit: i64,
+    pub count_only: bool,
+}
+
+/// Reads `page`, `limit` and `count`.
+pub fn paging(q: &QueryParams) -> Result<Paging, ApiError> {
+    let page = q.int_in_range("page", 1, i64::MAX)?.unwrap_or(1);
+    let limit = q.int_in_range("limit", 1, 100)?.unwrap_or(20);
+    let count_only = match q.get("count") {
+        None => false,
+        Some(v) if v.eq_ignore_ascii_case("true") => true,
+        Some(v) if v.eq_ignore_ascii_case("false") => false,
+        Some(_) => return Err(ApiError::bad_request("count must be true or false")),
+    };
+    if page
+        .checked_sub(1)
+        .and_then(|p| p.checked_mul(limit))
+        .is_none()
+    {
+        return Err(ApiError::bad_request("page is out of range"));
+    }
+    Ok(Paging {
+        page,
+        limit,
+        count_only,
+    })
+}
+
+/// Reads `sort_by` (one of `fields`, mapped to its SQL expression) and `sort_order`.
+pub fn sorting(
+    q: &QueryParams,
+    fields: &[(&str, &'static str)],
+    default: &str,
+) -> Result<(&'static str, Order), ApiError> {
+    let name = q.get("sort_by").unwrap_or(default);
+    let column = fields
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, c)| *c)
+        .ok_or_else(|| {
+            let names: Vec<&str> = fields.iter().map(|(n, _)| *n).collect();
+            ApiError::bad_request(format!(
+                "Invalid sort_by value: {name}. Accepted values: {}.",
+                names.join(", ")
+            ))
+        })?;
+    let order = match q.get("sort_order").unwrap_or("desc") {
+        "asc" => Order::Asc,
+        "desc" => Order::Desc,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "Invalid sort_order value: {other}. Accepted values: asc, desc."
+            )));
+        }
+    };
+    Ok((column, order))
+}
+
+/// The inclusive day range of `date_preset` (which wins) or `dateFrom`/`dateTo`, as epoch ms
+/// `[from, until)`.
+pub fn date_range(q: &QueryParams) -> Result<(Option<i64>, Option<i64>), ApiError> {
+    let from = date_param(q, "dateFrom")?;
+    let to = date_param(q, "dateTo")?;
+    if let (Some(f), Some(t)) = (from, to)
+        && f > t
+    {
+        return Err(ApiError::bad_request("dateFrom must not be after dateTo"));
+    }
+    let (from, to) = match q.get("date_preset") {
+        Some(name) => {
+            let preset = DatePreset::parse(name).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "Invalid date_preset value: {name}. Accepted values: {}.",
+                    DatePreset::NAMES
+                ))
+            })?;
+            let (f, t) = preset.range(Utc::now().date_naive());
+            (Some(f), Some(t))
+        }
+        None => (from, to),
+    };
+    Ok((
+        from.map(day_start_ms),
+        to.map(|t| day_start_ms(t + Days::new(1))),
+    ))
+}
+
+fn date_param(q: &QueryParams, name: &str) -> Result<Option<NaiveDate>, ApiError> {
+    q.get(name)
+        .map(|raw| {
+            parse_date(raw).ok_or_else(|| {
+                ApiError::bad_request(format!("{name} must be a date in YYYY-MM-DD format"))
+            })
+        })
+        .transpose()
+}
+
+fn day_start_ms(day: NaiveDate) -> i64 {
+    day.and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc().timestamp_millis())
+        .unwrap_or_default()
+}
+
+/// A non-empty trimmed text parameter.
+pub fn text(q: &QueryParams, name: &str) -> Option<String> {
+    q.get(name)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+/// A list parameter parsed with a vocabulary parser; absent or empty gives an empty list.
+pub fn list(
+    q: &QueryParams,
+    name: &str,
+    parse: impl Fn(&str) -> Result<Vec<String>, String>,
+) -> Result<Vec<String>, ApiError> {
+    match text(q, name) {
+        None => Ok(Vec::new()),
+        Some(raw) => parse(&raw).map_err(|e| ApiError::bad_request(format!("{name}: {e}"))),
+    }
+}
+
+/// A country filter (codes, names, regions).
+pub fn countries(q: &QueryParams, name: &str) -> Result<Vec<String>, ApiError> {
+    list(q, name, parse_country_filter)
+}
+
+/// Lower-cased entries split on `sep`.
+pub fn lower_list(q: &QueryParams, name: &str, sep: char) -> Vec<String> {
+    text(q, name)
+        .map(|raw| {
+            raw.split(sep)
+                .map(|s| s.trim().to_lowercase())
+                .filter(|s| !s.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `subcategories` from the vocabulary, lower-cased.
+pub fn subcategories(q: &QueryParams) -> Result<Vec<String>, ApiError> {
+    list(q, "subcategories", parse_subcategories)
+        .map(|v| v.into_iter().map(|s| s.to_lowercase()).collect())
+}
+
+/// A `name_min`/`name_max` pair of integers at least `floor`, min not over max.
+pub fn int_range(
+    q: &QueryParams,
+    min_name: &str,
+    max_name: &str,
+    floor: i64,
+) -> Result<(Option<i64>, Option<i64>), ApiError> {
+    let min = q.int_in_range(min_name, floor, i64::MAX)?;
+    let max = q.int_in_range(max_name, floor, i64::MAX)?;
+    if let (Some(lo), Some(hi)) = (min, max)
+        && lo > hi
+    {
+        return Err(ApiError::bad_request(format!(
+            "{min_name} must not be greater than {max_name}"
+        )));
+    }
+    Ok((min, max))
+}
+
+/// Normalized company domains of `company_domain` (at most 50); a malformed one is a 400.
+pub fn company_domains(q: &QueryParams, name: &str) -> Result<Vec<String>, ApiError> {
+    identifiers(q, name, |raw| {
+        normalize_domain(raw).ok_or_else(|| {
+            format!("Invalid {name} value: {raw}. Expected a domain such as example.com")
+        })
+    })
+}
+
+/// Normalized company pages of `company_linkedin_url`; a profile URL or malformed one is a 400.
+pub fn company_linkedin_urls(q: &QueryParams, name: &str) -> Result<Vec<String>, ApiError> {
+    identifiers(q, name, |raw| {
+        if normalize_linkedin_profile(raw).is_some() {
+            return Err(format!(
+                "{name} must be a LinkedIn company page URL (linkedin.com/company/…), not a personal profile URL"
+            ));
+        }
+        normalize_linkedin_company(raw).ok_or_else(|| {
+            format!("Invalid {name} value: {raw}. Expected a LinkedIn company page URL")
+        })
+    })
+}
+
+fn identifiers(
+    q: &QueryParams,
+    name: &str,
+    normalize: impl Fn(&str) -> Result<String, String>,
+) -> Result<Vec<String>, ApiError> {
+    let Some(raw) = q.get(name) else {
+        return Ok(Vec::new());
+    };
+    let values: Vec<&str> = raw
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if values.is_empty() {
+        return Err(ApiError::bad_request(format!("{name} must not be empty")));
+    }
+    if values.len() > MAX_IDENTIFIERS {
+        return Err(ApiError::bad_request(format!(
+            "{name} accepts at most {MAX_IDENTIFIERS} comma-separated values"
+        )));
+    }
+    values
+        .into_iter()
+        .map(|v| normalize(v).map_err(ApiError::bad_request))
+        .collect()
+}

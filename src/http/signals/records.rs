@@ -1,0 +1,231 @@
+//! The four signal record shapes of SPEC.md, assembled from a stored signal and its companies.
+//! Fields that hold JSON-encoded text (`companyCategories`, `companySpecialties`) stay strings.
+
+use serde_json::{Map, Value, json};
+
+use crate::domain::signal_type::SignalType;
+use crate::domain::time::format_ms;
+use crate::store::signal_lists::SignalListRow;
+
+/// Builds the record of a list answer for `row`, with the given `match_confidence`.
+pub fn signal_record(row: &SignalListRow, match_confidence: &str) -> Value {
+    let payload: Map<String, Value> = serde_json::from_str(&row.payload).unwrap_or_default();
+    let field = |key: &str| payload.get(key).cloned().unwrap_or(Value::Null);
+    let mut out = Map::new();
+    let kind = SignalType::parse(&row.kind).unwrap_or(SignalType::FundingRound);
+    if kind == SignalType::Hiring {
+        out.insert("id".into(), json!(row.id));
+    } else {
+        out.insert("signalId".into(), json!(row.id));
+        out.insert("signalType".into(), json!(row.kind));
+    }
+    out.insert("match_confidence".into(), json!(match_confidence));
+    match kind {
+        SignalType::FundingRound => funding(&mut out, row, &field),
+        SignalType::Acquisition => acquisition(&mut out, row, &field),
+        SignalType::Hiring => hiring(&mut out, row, &field),
+        SignalType::JobChange => job_change(&mut out, row, &field),
+    }
+    Value::Object(out)
+}
+
+fn put(out: &mut Map<String, Value>, key: &str, value: Value) {
+    out.insert(key.to_string(), value);
+}
+
+fn dates(out: &mut Map<String, Value>, row: &SignalListRow) {
+    put(out, "occurredAt", json!(format_ms(row.occurred_at)));
+    put(out, "discoveredAt", json!(format_ms(row.discovered_at)));
+}
+
+fn copy(out: &mut Map<String, Value>, field: &dyn Fn(&str) -> Value, keys: &[&str]) {
+    for key in keys {
+        put(out, key, field(key));
+    }
+}
+
+fn free_access(field: &dyn Fn(&str) -> Value) -> Value {
+    json!(field("isFreeAccess").as_bool().unwrap_or(false))
+}
+
+fn list_or_empty(field: &dyn Fn(&str) -> Value, key: &str) -> Value {
+    match field(key) {
+        Value::Array(items) => Value::Array(items),
+        _ => json!([]),
+    }
+}
+
+/// Company fields shared by the funding and acquisition records.
+fn deal_company(out: &mut Map<String, Value>, row: &SignalListRow) {
+    put(out, "companyId", json!(row.c_id));
+    put(out, "companyName", json!(row.c_name));
+    put(out, "companySlug", json!(row.c_slug));
+    put(out, "companyLogo", json!(row.c_logo_url));
+    put(out, "companyWebsite", json!(row.c_website));
+    put(out, "companyLinkedin", json!(row.c_linkedin_url));
+    put(out, "companyIndustry", json!(row.c_industry));
+    put(out, "companyCountry", json!(row.c_country));
+    put(out, "companySubcategory", json!(row.c_subcategory));
+}
+
+/// Company fields shared by the hiring and job change records.
+fn people_company(out: &mut Map<String, Value>, row: &SignalListRow) {
+    put(out, "companyWebsite", json!(row.c_website));
+    put(out, "companyIndustry", json!(row.c_industry));
+    put(out, "companyCountry", json!(row.c_country));
+    put(out, "companySubcategory", json!(row.c_subcategory));
+    put(out, "companyEmployeeCount", json!(row.c_employee_count));
+    put(out, "companyFoundedYear", json!(row.c_founded_year));
+    put(out, "companyLogoUrl", json!(row.c_logo_url));
+    put(out, "companyDescription", json!(row.c_description));
+    put(out, "companySpecialties", json!(row.c_specialties));
+    put(out, "companyCategories", json!(row.c_categories));
+}
+
+fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str) -> Value) {
+    dates(out, row);
+    deal_company(out, row);
+    put(out, "companyDescription", json!(row.c_description));
+    put(out, "companyFoundedYear", json!(row.c_founded_year));
+    put(out, "companyEmployeeCount", json!(row.c_employee_count));
+    put(out, "companyCategories", json!(row.c_categories));
+    copy(
+        out,
+        field,
+        &[
+            "roundType",
+            "roundFlavor",
+            "amount",
+            "currency",
+            "announcedDate",
+        ],
+    );
+    copy(out, field, &["confidenceScore", "verificationStatus"]);
+    put(out, "isFreeAccess", free_access(field));
+    put(out, "investors", list_or_empty(field, "investors"));
+    put(out, "sources", list_or_empty(field, "sources"));
+}
+
+fn acquisition(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str) -> Value) {
+    dates(out, row);
+    deal_company(out, row);
+    put(out, "companyFoundedYear", json!(row.c_founded_year));
+    put(out, "companyCategories", json!(row.c_categories));
+    put(out, "companyDescription", json!(row.c_description));
+    put(out, "companyEmployeeCount", json!(row.c_employee_count));
+    put(out, "acquiringCompanyId", json!(row.o_id));
+    copy(
+        out,
+        field,
+        &["amount", "currency", "percentage", "announcedDate"],
+    );
+    put(out, "isFreeAccess", free_access(field));
+    let acquirer = row.o_id.as_ref().map(|id| {
+        json!({
+            "id": id, "name": row.o_name, "slug": row.o_slug, "logo": row.o_logo_url,
+            "website": row.o_website, "linkedin": row.o_linkedin_url, "industry": row.o_industry,
+            "companyCountry": row.o_country, "companySubcategory": row.o_subcategory,
+            "foundedYear": row.o_founded_year, "employeeCount": row.o_employee_count,
+        })
+    });
+    put(out, "acquiringCompany", json!(acquirer));
+    put(out, "sources", list_or_empty(field, "sources"));
+}
+
+fn hiring(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str) -> Value) {
+    copy(
+        out,
+        field,
+        &[
+            "jobId",
+            "jobUrl",
+            "title",
+            "location",
+            "city",
+            "region",
+            "jobCountry",
+        ],
+    );
+    put(out, "datePosted", json!(format_ms(row.occurred_at)));
+    copy(
+        out,
+        field,
+        &[
+            "validThrough",
+            "employmentType",
+            "seniorityLevel",
+            "jobFunction",
+        ],
+    );
+    copy(out, field, &["industries"]);
+    put(out, "numApplicants", text_value(field("numApplicants")));
+    copy(out, field, &["descriptionText"]);
+    put(out, "createdAt", json!(format_ms(row.discovered_at)));
+    put(out, "companyId", json!(row.c_id));
+    put(out, "companyName", json!(row.c_name));
+    people_company(out, row);
+    put(out, "isFreeAccess", free_access(field));
+    put(out, "companyLogo", json!(row.c_logo_url));
+}
+
+fn job_change(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str) -> Value) {
+    dates(out, row);
+    let name = field("personName");
+    put(
+        out,
+        "personName",
+        json!(name.as_str().map(mask_person_name)),
+    );
+    copy(out, field, &["personLinkedinUrl"]);
+    put(out, "companyLinkedinUrl", json!(row.c_linkedin_url));
+    copy(
+        out,
+        field,
+        &["newRole", "postContent", "takenFrom", "source"],
+    );
+    put(out, "companyName", json!(row.c_name));
+    copy(
+        out,
+        field,
+        &["personCurrentTitle", "personHeadline", "personLocation"],
+    );
+    copy(
+        out,
+        field,
+        &["personCity", "personCountry", "personFollowers"],
+    );
+    copy(out, field, &["personConnections", "personPosts"]);
+    people_company(out, row);
+    put(out, "isFreeAccess", free_access(field));
+    put(out, "companyLogo", json!(row.c_logo_url));
+    let sources = list_or_empty(field, "sources");
+    put(out, "sources", sources);
+}
+
+fn text_value(value: Value) -> Value {
+    match value {
+        Value::Number(n) => json!(n.to_string()),
+        other => other,
+    }
+}
+
+/// First name plus last initial: `Jane Doe` → `Jane D.`.
+pub fn mask_person_name(name: &str) -> String {
+    let mut parts = name.split_whitespace();
+    let first = parts.next().unwrap_or("");
+    match parts.last().and_then(|last| last.chars().next()) {
+        Some(initial) => format!("{first} {initial}."),
+        None => first.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_person_is_shown_by_first_name_and_last_initial() {
+        assert_eq!(mask_person_name("Jane Mary Doe"), "Jane D.");
+        assert_eq!(mask_person_name("Cher"), "Cher");
+    }
+}

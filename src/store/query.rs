@@ -1,0 +1,124 @@
+//! A small builder for dynamic SQL: conditions joined by AND, with `$n` parameters numbered as
+//! they are added, runnable on either backend.
+
+use super::{Db, StoreError};
+
+/// A parameter value of a built query.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Bind {
+    Text(String),
+    Int(i64),
+}
+
+/// Conditions and their parameters, in order.
+#[derive(Debug, Clone, Default)]
+pub struct Conditions {
+    clauses: Vec<String>,
+    binds: Vec<Bind>,
+}
+
+impl Conditions {
+    /// Adds a parameter and returns its placeholder (`$n`).
+    pub fn bind(&mut self, value: Bind) -> String {
+        self.binds.push(value);
+        format!("${}", self.binds.len())
+    }
+
+    /// Adds a text parameter and returns its placeholder.
+    pub fn text(&mut self, value: impl Into<String>) -> String {
+        self.bind(Bind::Text(value.into()))
+    }
+
+    /// Adds an integer parameter and returns its placeholder.
+    pub fn int(&mut self, value: i64) -> String {
+        self.bind(Bind::Int(value))
+    }
+
+    /// Adds a list of text parameters and returns `$a, $b, …`.
+    pub fn text_list(&mut self, values: &[String]) -> String {
+        values
+            .iter()
+            .map(|v| self.text(v.clone()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Adds a condition that must hold.
+    pub fn and(&mut self, clause: impl Into<String>) {
+        self.clauses.push(clause.into());
+    }
+
+    /// ` WHERE a AND b …`, or nothing.
+    pub fn where_clause(&self) -> String {
+        if self.clauses.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", self.clauses.join(" AND "))
+        }
+    }
+
+    /// The parameters, in placeholder order.
+    pub fn binds(&self) -> &[Bind] {
+        &self.binds
+    }
+}
+
+/// Binds every parameter onto a query of either backend.
+macro_rules! bind_all {
+    ($query:expr, $binds:expr) => {{
+        let mut query = $query;
+        for bind in $binds {
+            query = match bind {
+                Bind::Text(s) => query.bind(s.clone()),
+                Bind::Int(i) => query.bind(*i),
+            };
+        }
+        query
+    }};
+}
+
+/// Runs a built SELECT and decodes every row.
+pub async fn fetch_all<R>(db: &Db, sql: String, binds: &[Bind]) -> Result<Vec<R>, StoreError>
+where
+    R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+        + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
+        + Send
+        + Unpin,
+{
+    Ok(crate::on_db!(db, |pool| bind_all!(
+        sqlx::query_as::<_, R>(sqlx::AssertSqlSafe(sql)),
+        binds
+    )
+    .fetch_all(pool)
+    .await)?)
+}
+
+/// Runs a built `SELECT COUNT(*) …`.
+pub async fn fetch_count(db: &Db, sql: String, binds: &[Bind]) -> Result<i64, StoreError> {
+    Ok(crate::on_db!(db, |pool| bind_all!(
+        sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)),
+        binds
+    )
+    .fetch_one(pool)
+    .await)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_in_the_order_parameters_are_added() {
+        let mut c = Conditions::default();
+        let a = c.text("x");
+        let list = c.text_list(&["y".into(), "z".into()]);
+        let n = c.int(5);
+        c.and(format!("a = {a}"));
+        c.and(format!("b IN ({list}) AND n > {n}"));
+        assert_eq!(
+            c.where_clause(),
+            " WHERE a = $1 AND b IN ($2, $3) AND n > $4"
+        );
+        assert_eq!(c.binds().len(), 4);
+    }
+}

@@ -1,0 +1,281 @@
+//! Full-text and fuzzy search on both backends: SQLite FTS5 (unicode61 and trigram tokenizers)
+//! and PostgreSQL tsvector with pg_trgm. Each function returns a SQL condition for the list
+//! builders, or writes the search documents of one row.
+
+use super::query::Conditions;
+use super::{Db, StoreError, Tx};
+use crate::domain::keyword_query::KeywordQuery;
+
+/// Lower-cased words (letters and digits) of free text.
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|ch: char| !ch.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Every word as a prefix, ANDed: FTS5 syntax.
+fn fts5_prefixes(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| format!("\"{w}\"*"))
+        .collect::<Vec<_>>()
+        .join(" AND ")
+}
+
+/// Every word as a prefix, ANDed: to_tsquery syntax.
+fn tsquery_prefixes(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| format!("{w}:*"))
+        .collect::<Vec<_>>()
+        .join(" & ")
+}
+
+/// Free-text match on a company (`alias`): on its name and industry when `name_industry_only`,
+/// else also on description, keywords and specialties. Text without words matches nothing.
+pub fn company_search_clause(
+    c: &mut Conditions,
+    db: &Db,
+    alias: &str,
+    text: &str,
+    name_industry_only: bool,
+) -> String {
+    let words = words(text);
+    if words.is_empty() {
+        return "1 = 0".into();
+    }
+    match db {
+        Db::Sqlite(_) => {
+            let expr = fts5_prefixes(&words);
+            let expr = if name_industry_only {
+                format!("name_industry : ({expr})")
+            } else {
+                expr
+            };
+            let p = c.text(expr);
+            format!(
+                "{alias}.rowid IN (SELECT rowid FROM company_search WHERE company_search MATCH {p})"
+            )
+        }
+        Db::Postgres(_) => {
+            let p = c.text(tsquery_prefixes(&words));
+            let column = if name_industry_only {
+                "name_tsv"
+            } else {
+                "search_tsv"
+            };
+            format!("{alias}.{column} @@ to_tsquery('simple', {p})")
+        }
+    }
+}
+
+/// Free-text match on a signal's own text (job title and place, or person and role).
+pub fn signal_search_clause(c: &mut Conditions, db: &Db, text: &str) -> String {
+    let words = words(text);
+    if words.is_empty() {
+        return "1 = 0".into();
+    }
+    match db {
+        Db::Sqlite(_) => {
+            let p = c.text(format!("body : ({})", fts5_prefixes(&words)));
+            format!("s.rowid IN (SELECT rowid FROM signal_search WHERE signal_search MATCH {p})")
+        }
+        Db::Postgres(_) => {
+            let p = c.text(tsquery_prefixes(&words));
+            format!("s.search_tsv @@ to_tsquery('simple', {p})")
+        }
+    }
+}
+
+/// The job-description query language on a signal's description.
+pub fn description_clause(c: &mut Conditions, db: &Db, query: &KeywordQuery) -> String {
+    match db {
+        Db::Sqlite(_) => {
+            let p = c.text(format!("description : ({})", query.to_fts5()));
+            format!("s.rowid IN (SELECT rowid FROM signal_search WHERE signal_search MATCH {p})")
+        }
+        Db::Postgres(_) => {
+            let p = c.text(query.to_tsquery());
+            format!("s.description_tsv @@ to_tsquery('simple', {p})")
+        }
+    }
+}
+
+/// Any of `wanted` (lower-case) is an element of the JSON array in `column`, case-insensitively.
+pub fn categories_clause(c: &mut Conditions, db: &Db, column: &str, wanted: &[String]) -> String {
+    let list = c.text_list(wanted);
+    match db {
+        Db::Sqlite(_) => {
+            format!("EXISTS (SELECT 1 FROM json_each({column}) j WHERE lower(j.value) IN ({list}))")
+        }
+        Db::Postgres(_) => format!(
+            "EXISTS (SELECT 1 FROM json_array_elements_text({column}::json) j(v) \
+             WHERE lower(j.v) IN ({list}))"
+        ),
+    }
+}
+
+/// Rewrites the search documents of one company from its stored row.
+pub async fn index_company(tx: &mut Tx, id: &str) -> Result<(), StoreError> {
+    match tx {
+        Tx::Sqlite(t) => {
+            for sql in [
+                "INSERT OR REPLACE INTO company_search (rowid, name_industry, details) \
+                 SELECT rowid, name || ' ' || COALESCE(industry, ''), \
+                 COALESCE(description, '') || ' ' || keywords || ' ' || specialties \
+                 FROM companies WHERE id = $1",
+                "INSERT OR REPLACE INTO company_names (rowid, name) \
+                 SELECT rowid, lower(name) FROM companies WHERE id = $1",
+            ] {
+                sqlx::query(sql).bind(id).execute(&mut **t).await?;
+            }
+        }
+        Tx::Postgres(t) => {
+            sqlx::query(
+                "UPDATE companies SET \
+                 name_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '')), \
+                 search_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '') || ' ' \
+                 || COALESCE(description, '') || ' ' || keywords || ' ' || specialties) \
+                 WHERE id = $1",
+            )
+            .bind(id)
+            .execute(&mut **t)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the search documents of one signal.
+pub async fn index_signal(
+    tx: &mut Tx,
+    id: &str,
+    body: &str,
+    description: &str,
+) -> Result<(), StoreError> {
+    match tx {
+        Tx::Sqlite(t) => {
+            sqlx::query(
+                "INSERT OR REPLACE INTO signal_search (rowid, body, description) \
+                 SELECT rowid, $2, $3 FROM signals WHERE id = $1",
+            )
+            .bind(id)
+            .bind(body)
+            .bind(description)
+            .execute(&mut **t)
+            .await?;
+        }
+        Tx::Postgres(t) => {
+            sqlx::query(
+                "UPDATE signals SET search_tsv = to_tsvector('simple', $2), \
+                 description_tsv = to_tsvector('simple', $3) WHERE id = $1",
+            )
+            .bind(id)
+            .bind(body)
+            .bind(description)
+            .execute(&mut **t)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Ids of companies whose name resembles `name` (typos tolerated), best first, at most `limit`.
+pub async fn fuzzy_company_ids(db: &Db, name: &str, limit: i64) -> Result<Vec<String>, StoreError> {
+    let needle = name.trim().to_lowercase();
+    if needle.chars().count() < 3 {
+        return prefix_company_ids(db, &needle, limit).await;
+    }
+    match db {
+        Db::Sqlite(pool) => {
+            let candidates: Vec<(String, String)> = sqlx::query_as(
+                "SELECT c.id, c.name FROM company_names n JOIN companies c ON c.rowid = n.rowid \
+                 WHERE company_names MATCH $1 ORDER BY rank LIMIT 500",
+            )
+            .bind(trigram_any(&needle))
+            .fetch_all(pool)
+            .await?;
+            Ok(rank_by_similarity(&needle, candidates, limit))
+        }
+        Db::Postgres(pool) => Ok(sqlx::query_scalar(
+            "SELECT id FROM companies WHERE lower(name) % $1 \
+             ORDER BY similarity(lower(name), $1) DESC, id LIMIT $2",
+        )
+        .bind(&needle)
+        .bind(limit)
+        .fetch_all(pool)
+        .await?),
+    }
+}
+
+async fn prefix_company_ids(db: &Db, needle: &str, limit: i64) -> Result<Vec<String>, StoreError> {
+    let pattern = format!("{}%", super::signal_lists::escape_like(needle));
+    Ok(crate::on_db!(db, |pool| sqlx::query_scalar(
+        "SELECT id FROM companies WHERE lower(name) LIKE $1 ESCAPE '\\' ORDER BY name, id LIMIT $2"
+    )
+    .bind(&pattern)
+    .bind(limit)
+    .fetch_all(pool)
+    .await)?)
+}
+
+/// An FTS5 query matching names that share any trigram with `needle`.
+fn trigram_any(needle: &str) -> String {
+    let chars: Vec<char> = needle.chars().collect();
+    let mut grams: Vec<String> = chars
+        .windows(3)
+        .map(|w| w.iter().collect::<String>().replace('"', "\"\""))
+        .collect();
+    grams.sort();
+    grams.dedup();
+    grams
+        .iter()
+        .map(|g| format!("\"{g}\""))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+fn trigrams(text: &str) -> std::collections::HashSet<String> {
+    let padded: Vec<char> = format!("  {text} ").chars().collect();
+    padded.windows(3).map(|w| w.iter().collect()).collect()
+}
+
+/// Trigram similarity (shared / union), as pg_trgm computes it.
+pub fn similarity(a: &str, b: &str) -> f64 {
+    let (x, y) = (trigrams(a), trigrams(b));
+    let shared = x.intersection(&y).count() as f64;
+    let union = (x.len() + y.len()) as f64 - shared;
+    if union == 0.0 { 0.0 } else { shared / union }
+}
+
+fn rank_by_similarity(needle: &str, candidates: Vec<(String, String)>, limit: i64) -> Vec<String> {
+    let mut scored: Vec<(f64, String)> = candidates
+        .into_iter()
+        .map(|(id, name)| (similarity(needle, &name.to_lowercase()), id))
+        .filter(|(score, _)| *score >= 0.3)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    scored
+        .into_iter()
+        .take(limit.max(0) as usize)
+        .map(|(_, id)| id)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn similar_names_score_above_the_threshold_and_others_below() {
+        assert!(similarity("acme corp", "acme corporation") >= 0.3);
+        assert!(similarity("stripe", "strpe") >= 0.3);
+        assert!(similarity("stripe", "globex") < 0.3);
+    }
+
+    #[test]
+    fn free_text_is_split_into_lower_case_words() {
+        assert_eq!(words("Acme-Corp, Berlin!"), ["acme", "corp", "berlin"]);
+    }
+}

@@ -1,0 +1,282 @@
+//! The signal list query: filters, order and paging built into one SELECT over `signals` joined
+//! to the signal's company (and the other company: acquirer or previous employer).
+
+use sqlx::FromRow;
+
+use super::query::{Conditions, fetch_all, fetch_count};
+use super::search::{company_search_clause, description_clause, signal_search_clause};
+use super::signal_query::{Order, SignalQuery};
+use super::{Db, StoreError};
+use crate::domain::signal_type::SignalType;
+
+/// One signal with the fields of its companies, as the lists show it.
+#[derive(Debug, Clone, FromRow)]
+pub struct SignalListRow {
+    pub id: String,
+    pub kind: String,
+    pub occurred_at: i64,
+    pub discovered_at: i64,
+    pub payload: String,
+    pub c_id: String,
+    pub c_name: String,
+    pub c_slug: Option<String>,
+    pub c_logo_url: Option<String>,
+    pub c_website: Option<String>,
+    pub c_linkedin_url: Option<String>,
+    pub c_industry: Option<String>,
+    pub c_country: Option<String>,
+    pub c_subcategory: Option<String>,
+    pub c_description: Option<String>,
+    pub c_founded_year: Option<i64>,
+    pub c_employee_count: Option<i64>,
+    pub c_categories: String,
+    pub c_specialties: String,
+    pub o_id: Option<String>,
+    pub o_name: Option<String>,
+    pub o_slug: Option<String>,
+    pub o_logo_url: Option<String>,
+    pub o_website: Option<String>,
+    pub o_linkedin_url: Option<String>,
+    pub o_industry: Option<String>,
+    pub o_country: Option<String>,
+    pub o_subcategory: Option<String>,
+    pub o_founded_year: Option<i64>,
+    pub o_employee_count: Option<i64>,
+}
+
+const SELECT: &str = "SELECT s.id, s.kind, s.occurred_at, s.discovered_at, s.payload, \
+     c.id AS c_id, c.name AS c_name, c.slug AS c_slug, c.logo_url AS c_logo_url, \
+     c.website AS c_website, c.linkedin_url AS c_linkedin_url, c.industry AS c_industry, \
+     c.headquarters_country AS c_country, c.subcategory AS c_subcategory, \
+     c.description AS c_description, c.founded_year AS c_founded_year, \
+     c.employee_count AS c_employee_count, c.categories AS c_categories, \
+     c.specialties AS c_specialties, o.id AS o_id, o.name AS o_name, o.slug AS o_slug, \
+     o.logo_url AS o_logo_url, o.website AS o_website, o.linkedin_url AS o_linkedin_url, \
+     o.industry AS o_industry, o.headquarters_country AS o_country, \
+     o.subcategory AS o_subcategory, o.founded_year AS o_founded_year, \
+     o.employee_count AS o_employee_count";
+
+const FROM: &str = " FROM signals s JOIN companies c ON c.id = s.company_id \
+     LEFT JOIN companies o ON o.id = s.other_company_id";
+
+/// One page of signals.
+pub async fn list_signals(db: &Db, q: &SignalQuery) -> Result<Vec<SignalListRow>, StoreError> {
+    let mut c = conditions(db, q);
+    let direction = match q.order {
+        Order::Asc => "ASC",
+        Order::Desc => "DESC",
+    };
+    let limit = c.int(q.limit);
+    let offset = c.int(q.offset);
+    let sql = format!(
+        "{SELECT}{FROM}{} ORDER BY {} {direction} NULLS LAST, s.id {direction} \
+         LIMIT {limit} OFFSET {offset}",
+        c.where_clause(),
+        q.sort_column
+    );
+    fetch_all(db, sql, c.binds()).await
+}
+
+/// Number of signals matching the filters.
+pub async fn count_signals(db: &Db, q: &SignalQuery) -> Result<i64, StoreError> {
+    let c = conditions(db, q);
+    let sql = format!("SELECT COUNT(*){FROM}{}", c.where_clause());
+    fetch_count(db, sql, c.binds()).await
+}
+
+fn conditions(db: &Db, q: &SignalQuery) -> Conditions {
+    let mut c = Conditions::default();
+    if let Some(kind) = q.kind {
+        let k = c.text(kind.as_str());
+        c.and(format!("s.kind = {k}"));
+    }
+    date_filters(&mut c, q);
+    company_filters(&mut c, db, q);
+    country_filters(&mut c, q);
+    deal_filters(&mut c, q);
+    row_filters(&mut c, db, q);
+    c
+}
+
+fn date_filters(c: &mut Conditions, q: &SignalQuery) {
+    if let Some(from) = q.from_ms {
+        let p = c.int(from);
+        c.and(format!("s.occurred_at >= {p}"));
+    }
+    if let Some(until) = q.until_ms {
+        let p = c.int(until);
+        c.and(format!("s.occurred_at < {p}"));
+    }
+}
+
+fn in_list(c: &mut Conditions, column: &str, values: &[String]) {
+    if !values.is_empty() {
+        let list = c.text_list(values);
+        c.and(format!("{column} IN ({list})"));
+    }
+}
+
+fn range(c: &mut Conditions, column: &str, min: Option<i64>, max: Option<i64>) {
+    if let Some(min) = min {
+        let p = c.int(min);
+        c.and(format!("{column} >= {p}"));
+    }
+    if let Some(max) = max {
+        let p = c.int(max);
+        c.and(format!("{column} <= {p}"));
+    }
+}
+
+fn company_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
+    if let Some(ids) = &q.company_ids {
+        if ids.is_empty() {
+            c.and("1 = 0");
+        } else {
+            in_list(c, "s.company_id", ids);
+        }
+    }
+    if let Some(search) = &q.search {
+        let company = company_search_clause(c, db, "c", search, true);
+        match q.kind {
+            Some(SignalType::Hiring) | Some(SignalType::JobChange) => {
+                let own = signal_search_clause(c, db, search);
+                c.and(format!("({company} OR {own})"));
+            }
+            _ => c.and(company),
+        }
+    }
+    if !q.categories.is_empty() {
+        let clause = super::search::categories_clause(c, db, "c.categories", &q.categories);
+        c.and(clause);
+    }
+    in_list(c, "lower(c.subcategory)", &q.subcategories);
+    in_list(c, "lower(c.industry)", &q.industries);
+    range(c, "c.employee_count", q.employee_min, q.employee_max);
+    range(c, "c.founded_year", q.founded_min, q.founded_max);
+    ranges_any(c, "c.employee_count", &q.employee_ranges);
+}
+
+fn country_filters(c: &mut Conditions, q: &SignalQuery) {
+    let own_country = matches!(
+        q.kind,
+        Some(SignalType::Hiring) | Some(SignalType::JobChange)
+    );
+    if !q.countries.is_empty() {
+        let list = c.text_list(&q.countries);
+        if own_country {
+            c.and(format!(
+                "(s.country IN ({list}) OR c.headquarters_country IN ({list}))"
+            ));
+        } else {
+            c.and(format!("c.headquarters_country IN ({list})"));
+        }
+    }
+    if !q.exclude_countries.is_empty() {
+        let list = c.text_list(&q.exclude_countries);
+        c.and(format!(
+            "(c.headquarters_country IS NULL OR c.headquarters_country NOT IN ({list}))"
+        ));
+        if own_country {
+            c.and(format!("(s.country IS NULL OR s.country NOT IN ({list}))"));
+        }
+    }
+    in_list(c, "s.country", &q.job_countries);
+    in_list(c, "c.headquarters_country", &q.company_countries);
+    in_list(c, "o.headquarters_country", &q.acquirer_countries);
+    if !q.exclude_acquirer_countries.is_empty() {
+        let list = c.text_list(&q.exclude_acquirer_countries);
+        c.and(format!(
+            "(o.headquarters_country IS NULL OR o.headquarters_country NOT IN ({list}))"
+        ));
+    }
+}
+
+fn deal_filters(c: &mut Conditions, q: &SignalQuery) {
+    in_list(c, "s.round_type", &q.round_types);
+    in_list(c, "s.round_flavor", &q.round_flavors);
+    in_list(c, "s.currency", &q.currencies);
+    in_list(c, "s.verification_status", &q.verification);
+    range(c, "s.amount", q.amount_min, q.amount_max);
+    if let Some(name) = &q.investor_name {
+        let p = c.text(format!("investor:%{}%", escape_like(&name.to_lowercase())));
+        c.and(format!(
+            "EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id \
+             AND t.tag LIKE {p} ESCAPE '\\')"
+        ));
+    }
+    if let Some(name) = &q.acquirer_name {
+        let p = c.text(format!("%{}%", escape_like(&name.to_lowercase())));
+        c.and(format!("lower(o.name) LIKE {p} ESCAPE '\\'"));
+    }
+}
+
+fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
+    in_list(c, "s.region", &q.states);
+    if let Some(city) = &q.city {
+        let p = c.text(format!("%{}%", escape_like(&city.to_lowercase())));
+        c.and(format!(
+            "(lower(s.city) LIKE {p} ESCAPE '\\' OR lower(s.region) LIKE {p} ESCAPE '\\')"
+        ));
+    }
+    if let Some(query) = &q.description {
+        let clause = description_clause(c, db, query);
+        c.and(clause);
+    }
+    for group in &q.tag_groups {
+        let list = c.text_list(group);
+        c.and(format!(
+            "EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id AND t.tag IN ({list}))"
+        ));
+    }
+    ranges_any(c, "s.applicants", &q.applicant_ranges);
+    if let Some(key) = &q.person_key {
+        let p = c.text(key.clone());
+        c.and(format!("s.person_key = {p}"));
+    }
+    if let Some(role) = &q.new_role {
+        let p = c.text(format!("%{}%", escape_like(&role.to_lowercase())));
+        c.and(format!("lower(s.title) LIKE {p} ESCAPE '\\'"));
+    }
+    if let Some(source) = &q.source {
+        let p = c.text(source.clone());
+        c.and(format!("s.source = {p}"));
+    }
+    if let Some(keyword) = &q.keyword {
+        let p = c.text(format!(
+            "keyword:%{}%",
+            escape_like(&keyword.to_lowercase())
+        ));
+        c.and(format!(
+            "EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id \
+             AND t.tag LIKE {p} ESCAPE '\\')"
+        ));
+    }
+}
+
+fn ranges_any(c: &mut Conditions, column: &str, ranges: &[(i64, Option<i64>)]) {
+    if ranges.is_empty() {
+        return;
+    }
+    let parts: Vec<String> = ranges
+        .iter()
+        .map(|(min, max)| {
+            let lo = c.int(*min);
+            match max {
+                Some(max) => {
+                    let hi = c.int(*max);
+                    format!("({column} >= {lo} AND {column} <= {hi})")
+                }
+                None => format!("{column} >= {lo}"),
+            }
+        })
+        .collect();
+    c.and(format!("({})", parts.join(" OR ")));
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+pub fn escape_like(input: &str) -> String {
+    input
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
+}
