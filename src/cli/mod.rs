@@ -2,6 +2,7 @@
 
 mod admin;
 mod demo_data;
+mod import;
 mod serve;
 
 use clap::{Parser, Subcommand};
@@ -21,6 +22,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Operator tasks: teams, members and keys
     Admin(admin::AdminArgs),
+    /// Load NDJSON files of companies, people and signals
+    Import(import::ImportArgs),
     /// Write a deterministic synthetic data set as NDJSON import files
     DemoData(demo_data::DemoDataArgs),
 }
@@ -34,6 +37,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
             Command::Admin(args) => admin::run(args).await,
+            Command::Import(args) => import::run(args).await,
             Command::DemoData(args) => demo_data::run(args),
         }
     })

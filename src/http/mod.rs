@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod companies;
 pub mod envelope;
 pub mod error;
 pub mod extract;
@@ -92,6 +93,10 @@ fn team_api(state: &AppState) -> Router<AppState> {
         .route(
             "/monitors/{id}/targets/{target_id}",
             guarded(s, "monitors.targets.remove", delete(remove::remove_target)),
+        )
+        .route(
+            "/companies",
+            guarded(s, "companies.list", get(companies::list)),
         )
         .route(
             "/signals/funding",

@@ -2,6 +2,7 @@
 //! API or the import command. A stored company or person resolves matching pending targets at once.
 
 pub mod fields;
+pub mod files;
 pub mod records;
 mod signal_company;
 pub mod signals;

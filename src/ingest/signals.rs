@@ -13,6 +13,7 @@ use crate::domain::keyword_query::words;
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
 use crate::domain::time::now_ms;
+use crate::store::companies::normalize_country;
 use crate::store::search::index_signal;
 use crate::store::signals::{SignalRow, signal_exists, upsert_signal};
 use crate::store::{Db, StoreError, Tx, new_id};
@@ -140,7 +141,7 @@ fn funding_columns(row: &mut SignalRow, record: &Record) {
 }
 
 fn hiring_columns(row: &mut SignalRow, record: &Record) {
-    row.country = text(record, &["jobCountry"]).map(|c| c.to_uppercase());
+    row.country = text(record, &["jobCountry"]).map(|c| normalize_country(&c));
     row.region = text(record, &["region"]).map(|r| r.to_uppercase());
     row.city = text(record, &["city"]);
     row.applicants = text(record, &["numApplicants"]).and_then(|n| applicant_count(&n));
@@ -152,7 +153,7 @@ fn hiring_columns(row: &mut SignalRow, record: &Record) {
 }
 
 fn job_change_columns(row: &mut SignalRow, record: &Record) {
-    row.country = text(record, &["personCountry"]).map(|c| c.to_uppercase());
+    row.country = text(record, &["personCountry"]).map(|c| normalize_country(&c));
     row.city = text(record, &["personCity"]);
     row.source = lower(record, &["source"]);
     row.sort_text = text(record, &["personName"]);

@@ -115,7 +115,7 @@ async fn write_company(
     .bind(&r.industry)
     .bind(&r.subcategory)
     .bind(r.founded_year)
-    .bind(&r.headquarters_country)
+    .bind(r.headquarters_country.as_deref().map(normalize_country))
     .bind(r.employee_count)
     .bind(json_list(&r.categories))
     .bind(json_list(&r.keywords))
@@ -163,23 +163,28 @@ pub async fn find_company_for_target(
     }
 }
 
-/// Finds a company id by id, website or LinkedIn page, in that order of the given identifiers.
+/// Finds a company id by id, else website, else LinkedIn page: the first given identifier that
+/// matches wins.
 pub async fn find_company_by_identifiers(
     tx: &mut Tx,
     id: Option<&str>,
     website: Option<&str>,
     linkedin_url: Option<&str>,
 ) -> Result<Option<String>, StoreError> {
-    if let Some(id) = id {
-        return find_id_by(tx, "id", id).await;
+    if let Some(id) = id
+        && let Some(found) = find_id_by(tx, "id", id).await?
+    {
+        return Ok(Some(found));
     }
-    if let Some(domain) = website.and_then(normalize_domain) {
-        return find_id_by(tx, "domain", &domain).await;
+    if let Some(domain) = website.and_then(normalize_domain)
+        && let Some(found) = find_id_by(tx, "domain", &domain).await?
+    {
+        return Ok(Some(found));
     }
-    if let Some(key) = linkedin_url.and_then(normalize_linkedin_company) {
-        return find_id_by(tx, "linkedin_key", &key).await;
+    match linkedin_url.and_then(normalize_linkedin_company) {
+        Some(key) => find_id_by(tx, "linkedin_key", &key).await,
+        None => Ok(None),
     }
-    Ok(None)
 }
 
 /// Reads the short company shapes for a set of ids.
@@ -232,4 +237,11 @@ pub async fn ids_where_in(
 pub enum CompanyKey {
     Domain,
     LinkedinKey,
+}
+
+/// A stored country: the ISO alpha-2 code when the name or code is known, else the text as given.
+pub fn normalize_country(raw: &str) -> String {
+    crate::domain::countries::country_code(raw.trim())
+        .map(str::to_string)
+        .unwrap_or_else(|| raw.trim().to_string())
 }

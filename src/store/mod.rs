@@ -6,6 +6,7 @@
 //! backend so each statement is written once. Team-owned reads always take the team id.
 
 pub mod companies;
+pub mod company_lists;
 pub mod credits;
 pub mod error;
 pub mod monitors;

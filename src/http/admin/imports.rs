@@ -1,14 +1,17 @@
 //! Admin endpoints that load companies and people, and run the pending-target sweep.
 
-use axum::extract::{Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::header;
 use axum::response::Response;
 
 use crate::domain::company::{CompanyRecord, PersonRecord};
+use crate::domain::signal_type::SignalType;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
 use crate::http::state::AppState;
+use crate::ingest::fields::Record;
 use crate::ingest::records::parse_records;
+use crate::ingest::signals::ingest_signals;
 use crate::ingest::{RecordError, ingest_companies, ingest_people};
 use crate::research::sweep_pending_targets;
 
@@ -50,6 +53,31 @@ pub async fn import_people(
     let records = read_records::<PersonRecord>(req).await?;
     let report = ingest_people(&state.db, records).await?;
     Ok(ok("admin.people.import", report))
+}
+
+/// The signal kind of an import path segment.
+pub fn kind_of_path(segment: &str) -> Option<SignalType> {
+    match segment {
+        "funding" => Some(SignalType::FundingRound),
+        "hiring" => Some(SignalType::Hiring),
+        "acquisitions" => Some(SignalType::Acquisition),
+        "job-changes" => Some(SignalType::JobChange),
+        _ => None,
+    }
+}
+
+/// `POST /admin/v1/signals/{kind}`: stores signals idempotently by id.
+pub async fn import_signals(
+    State(state): State<AppState>,
+    Path(segment): Path<String>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let kind = kind_of_path(&segment).ok_or_else(|| {
+        ApiError::not_found("Unknown signal kind: use funding, hiring, acquisitions or job-changes")
+    })?;
+    let records = read_records::<Record>(req).await?;
+    let report = ingest_signals(&state.db, kind, records).await?;
+    Ok(ok("admin.signals.import", report))
 }
 
 /// `POST /admin/v1/research/run`: re-checks every pending target now.

@@ -29,6 +29,7 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/keys/revoke", post(teams::revoke_key))
         .route("/companies", post(imports::import_companies))
         .route("/people", post(imports::import_people))
+        .route("/signals/{kind}", post(imports::import_signals))
         .route("/research/run", post(imports::run_research))
         .route_layer(from_fn_with_state(state.clone(), require_admin))
 }

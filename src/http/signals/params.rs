@@ -140,13 +140,15 @@ pub fn list(
 ) -> Result<Vec<String>, ApiError> {
     match text(q, name) {
         None => Ok(Vec::new()),
-        Some(raw) => parse(&raw).map_err(|e| ApiError::bad_request(format!("{name}: {e}"))),
+        Some(raw) => parse(&raw).map_err(ApiError::bad_request),
     }
 }
 
 /// A country filter (codes, names, regions).
 pub fn countries(q: &QueryParams, name: &str) -> Result<Vec<String>, ApiError> {
-    list(q, name, parse_country_filter)
+    list(q, name, |raw| {
+        parse_country_filter(raw).map_err(|e| format!("{name}: {e}"))
+    })
 }
 
 /// Lower-cased entries split on `sep`.

@@ -1,0 +1,155 @@
+//! `GET /companies`: the filterable, paginated company list (credit-consuming).
+
+use axum::extract::State;
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use crate::domain::time::format_ms;
+use crate::http::auth::Principal;
+use crate::http::envelope::charged_page;
+use crate::http::error::ApiError;
+use crate::http::extract::QueryParams;
+use crate::http::signals::pagination::PagePagination;
+use crate::http::signals::params::{
+    company_domains, company_linkedin_urls, countries, int_range, lower_list, paging, sorting,
+    subcategories, text,
+};
+use crate::http::state::AppState;
+use crate::store::companies::{CompanyKey, ids_where_in};
+use crate::store::company_lists::{CompanyQuery, CompanyRow, count_companies, list_companies};
+use crate::store::credits::{balance, charge};
+
+const ALLOWED: &[&str] = &[
+    "page",
+    "limit",
+    "search",
+    "domain",
+    "linkedin_url",
+    "countries",
+    "exclude_countries",
+    "industry",
+    "categories",
+    "subcategories",
+    "employee_count_min",
+    "employee_count_max",
+    "founded_year_min",
+    "founded_year_max",
+    "sort_by",
+    "sort_order",
+    "count",
+    "date_preset",
+    "dateFrom",
+    "dateTo",
+];
+const SORTS: &[(&str, &str)] = &[
+    ("name", "lower(c.name)"),
+    ("employee_count", "c.employee_count"),
+    ("founded_year", "c.founded_year"),
+    ("created_at", "c.created_at"),
+];
+
+/// Lists companies.
+pub async fn list(
+    State(state): State<AppState>,
+    principal: Principal,
+    q: QueryParams,
+) -> Result<Response, ApiError> {
+    q.allow_only(ALLOWED)?;
+    let paging = paging(&q)?;
+    let (sort_column, order) = sorting(&q, SORTS, "name")?;
+    let (employee_min, employee_max) =
+        int_range(&q, "employee_count_min", "employee_count_max", 0)?;
+    let (founded_min, founded_max) = int_range(&q, "founded_year_min", "founded_year_max", 1800)?;
+    let mut query = CompanyQuery {
+        search: text(&q, "search"),
+        countries: countries(&q, "countries")?,
+        exclude_countries: countries(&q, "exclude_countries")?,
+        industries: lower_list(&q, "industry", ','),
+        categories: lower_list(&q, "categories", '|'),
+        subcategories: subcategories(&q)?,
+        employee_min,
+        employee_max,
+        founded_min,
+        founded_max,
+        sort_column,
+        order,
+        limit: paging.limit,
+        offset: (paging.page - 1) * paging.limit,
+        ..CompanyQuery::default()
+    };
+    query.ids = identity(&state, &q).await?;
+    let team = principal.team_id.as_str();
+    let total = count_companies(&state.db, &query).await?;
+    let pagination = PagePagination::new(paging.page, paging.limit, total);
+    if paging.count_only {
+        let remaining = balance(&state.db, team).await?;
+        return Ok(charged_page(
+            "companies.list",
+            Vec::<()>::new(),
+            pagination,
+            0,
+            remaining,
+        ));
+    }
+    if balance(&state.db, team).await? <= 0 {
+        return Err(ApiError::out_of_credits());
+    }
+    let rows = list_companies(&state.db, &query).await?;
+    let remaining = charge(&state.db, team, 1)
+        .await?
+        .ok_or_else(ApiError::out_of_credits)?;
+    let data: Vec<Value> = rows.iter().map(company_record).collect();
+    Ok(charged_page(
+        "companies.list",
+        data,
+        pagination,
+        1,
+        remaining,
+    ))
+}
+
+async fn identity(state: &AppState, q: &QueryParams) -> Result<Option<Vec<String>>, ApiError> {
+    let domains = company_domains(q, "domain")?;
+    let pages = company_linkedin_urls(q, "linkedin_url")?;
+    if domains.is_empty() && pages.is_empty() {
+        return Ok(None);
+    }
+    let by_domain = ids_where_in(&state.db, CompanyKey::Domain, &domains).await?;
+    let by_page = ids_where_in(&state.db, CompanyKey::LinkedinKey, &pages).await?;
+    Ok(Some(match (domains.is_empty(), pages.is_empty()) {
+        (false, false) => by_domain
+            .into_iter()
+            .filter(|id| by_page.contains(id))
+            .collect(),
+        (false, true) => by_domain,
+        _ => by_page,
+    }))
+}
+
+fn json_array(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| json!([]))
+}
+
+/// The Company record of SPEC.md.
+pub fn company_record(row: &CompanyRow) -> Value {
+    json!({
+        "id": row.id,
+        "name": row.name,
+        "slug": row.slug,
+        "description": row.description,
+        "website": row.website,
+        "linkedinUrl": row.linkedin_url,
+        "twitterUrl": row.twitter_url,
+        "logoUrl": row.logo_url,
+        "industry": row.industry,
+        "foundedYear": row.founded_year,
+        "headquartersCountry": row.headquarters_country,
+        "employeeCount": row.employee_count,
+        "categories": json_array(&row.categories),
+        "keywords": json_array(&row.keywords),
+        "specialties": json_array(&row.specialties),
+        "growthInfo": row.growth_info.as_deref().and_then(|g| serde_json::from_str::<Value>(g).ok()),
+        "createdAt": format_ms(row.created_at),
+        "updatedAt": format_ms(row.updated_at),
+    })
+}
