@@ -2,6 +2,7 @@
 
 mod admin;
 mod demo_data;
+mod demo_seed;
 mod import;
 mod serve;
 

@@ -4,9 +4,9 @@ use clap::Args;
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
+use super::demo_seed;
 use crate::app::Application;
 use crate::config::{Config, LogFormat};
-use crate::operator::{self, TeamRequest};
 use crate::store::Db;
 
 /// Options of `serve`.
@@ -27,15 +27,20 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .local_addr()
         .map(|a| format!("http://{a}"))
         .unwrap_or_default();
+    let shutdown = CancellationToken::new();
     if args.demo {
-        seed_demo(app.db(), &base).await?;
+        if demo_seed::is_empty(app.db()).await {
+            demo_seed::seed(app.db(), &base).await?;
+        } else {
+            println!("The database already has data: demo loading skipped.");
+        }
+        tokio::spawn(demo_seed::live_feed(app.db().clone(), shutdown.clone()));
     } else {
         print_first_run_hint(app.db()).await;
     }
     if let Some(addr) = app.local_addr() {
         tracing::info!(%addr, role = ?args.config.role, "signalwatch listening");
     }
-    let shutdown = CancellationToken::new();
     tokio::spawn(stop_on_signal(shutdown.clone()));
     app.run(shutdown).await
 }
@@ -67,47 +72,12 @@ async fn stop_on_signal(shutdown: CancellationToken) {
     shutdown.cancel();
 }
 
-async fn has_teams(db: &Db) -> bool {
-    crate::on_db!(db, |pool| sqlx::query_scalar::<_, i64>(
-        "SELECT COUNT(*) FROM teams"
-    )
-    .fetch_one(pool)
-    .await
-    .map(|n| n > 0)
-    .unwrap_or(true))
-}
-
 async fn print_first_run_hint(db: &Db) {
-    if !has_teams(db).await {
+    if demo_seed::is_empty(db).await {
         println!(
             "No teams yet. Create one (it prints the team's API key):\n  \
-             signalwatch admin team create --name \"Acme\" --owner-email you@example.com"
+             signalwatch admin team create --name \"Acme\" --owner-email you@example.com\n\
+             or start with generated data: signalwatch serve --demo"
         );
     }
-}
-
-async fn seed_demo(db: &Db, base: &str) -> anyhow::Result<()> {
-    if has_teams(db).await {
-        println!("Database already has data; demo seeding skipped.");
-        return Ok(());
-    }
-    let team = operator::create_team(
-        db,
-        TeamRequest {
-            name: "Demo team".into(),
-            owner_email: "demo@signalwatch.local".into(),
-            ..TeamRequest::default()
-        },
-    )
-    .await?;
-    let key = team.api_key;
-    println!("Demo team created. API key (shown once): {key}");
-    println!("Try:");
-    println!(
-        "  curl -s -X POST {base}/api/v2/monitors -H 'Authorization: Bearer {key}' \
-         -H 'Content-Type: application/json' \
-         -d '{{\"name\":\"Competitors\",\"signal_types\":[\"funding_round\",\"hiring\"]}}'"
-    );
-    println!("  curl -s {base}/api/v2/monitors -H 'Authorization: Bearer {key}'");
-    Ok(())
 }

@@ -65,12 +65,12 @@ pub struct TargetRef {
 
 /// Classifies and normalizes one entry as sent by a client. None = invalid.
 ///
-/// The entry is trimmed; empty entries and entries over 500 characters are invalid. LinkedIn
+/// Entries over 500 characters as sent are invalid; the rest is trimmed, and empty is invalid. LinkedIn
 /// company and profile URLs become `linkedin.com/company/<slug>` and `linkedin.com/in/<slug>`;
 /// any other LinkedIn URL is invalid. Everything else must be a public-looking domain name.
 pub fn parse_target(input: &str) -> Option<TargetRef> {
     let entry = input.trim();
-    if entry.is_empty() || entry.chars().count() > MAX_ENTRY_CHARS {
+    if entry.is_empty() || input.chars().count() > MAX_ENTRY_CHARS {
         return None;
     }
     let located = locate(entry)?;
@@ -451,10 +451,11 @@ mod tests {
     }
 
     #[test]
-    fn length_limits_count_characters_of_the_trimmed_entry() {
+    fn length_limits_count_characters_of_the_entry_as_sent() {
         let path_to_500 = format!("acme.com/{}", "a".repeat(491));
         let path_to_501 = format!("acme.com/{}", "a".repeat(492));
-        let padded_500 = format!("  {path_to_500}\t ");
+        let padded_500 = format!("  {}\t ", &path_to_500[..496]);
+        let padded_501 = format!("  {path_to_500}\t ");
         let unicode_500 = format!("münchen.de/{}", "ü".repeat(489));
         let label_63 = format!("{}.com", "a".repeat(63));
         let label_64 = format!("{}.com", "a".repeat(64));
@@ -463,6 +464,7 @@ mod tests {
             (&padded_500, Some((D, "acme.com"))),
             (&unicode_500, Some((D, "xn--mnchen-3ya.de"))),
             (&path_to_501, None),
+            (&padded_501, None),
             (&label_63, Some((D, &label_63))),
             (&label_64, None),
         ]);

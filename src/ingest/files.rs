@@ -101,7 +101,7 @@ pub async fn import_file(
             batch.extend_from_slice(line.as_bytes());
             report.records += 1;
         }
-        let batch_full = report.records % BATCH == 0 && !batch.is_empty();
+        let batch_full = report.records.is_multiple_of(BATCH) && !batch.is_empty();
         if n == 0 || batch_full {
             let first_line = report.records - count_lines(&batch);
             store_batch(db, kind, &batch, first_line, &mut report).await?;

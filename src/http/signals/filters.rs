@@ -305,9 +305,12 @@ fn people_tags(query: &mut SignalQuery, q: &QueryParams) -> Result<(), ApiError>
     Ok(())
 }
 
+/// Inclusive lower and upper bounds of a bucket; `None` is open.
+type Bounds = (Option<i64>, Option<i64>);
+
 fn bucket_ranges(
     buckets: &[String],
-    bounds: fn(&str) -> Option<(Option<i64>, Option<i64>)>,
+    bounds: fn(&str) -> Option<Bounds>,
 ) -> Vec<(i64, Option<i64>)> {
     buckets
         .iter()

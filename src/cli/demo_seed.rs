@@ -1,0 +1,160 @@
+//! `serve --demo`: on an empty database, load the small generated data set and a demo team,
+//! print the team's key with example requests, then keep adding a few new signals a minute so
+//! monitors and webhooks visibly fire.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use indicatif::ProgressBar;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::demo::{DemoOptions, Scale, generate};
+use crate::domain::signal_type::SignalType;
+use crate::domain::time::{format_ms, now_ms};
+use crate::ingest::files::{import_file, plan};
+use crate::ingest::signals::ingest_signals;
+use crate::operator::{self, TeamRequest};
+use crate::store::Db;
+
+/// Seconds between two live demo signals.
+const FEED_PERIOD: Duration = Duration::from_secs(15);
+
+/// True when the database holds no team yet.
+pub async fn is_empty(db: &Db) -> bool {
+    crate::on_db!(db, |pool| sqlx::query_scalar::<_, i64>(
+        "SELECT COUNT(*) FROM teams"
+    )
+    .fetch_one(pool)
+    .await
+    .map(|n| n == 0)
+    .unwrap_or(false))
+}
+
+/// Loads the demo data set and team into an empty database and prints how to try it.
+pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
+    let dir = tempfile::tempdir()?;
+    let options = DemoOptions {
+        scale: Scale::S,
+        seed: 1,
+        anchor: Utc::now().date_naive(),
+        out: dir.path().to_path_buf(),
+    };
+    println!("Generating and loading the demo data set…");
+    generate(&options, &ProgressBar::hidden())?;
+    for (path, kind) in plan(dir.path())? {
+        import_file(db, &path, kind, |_| {}).await?;
+    }
+    let team = operator::create_team(
+        db,
+        TeamRequest {
+            name: "Demo team".into(),
+            owner_email: "demo@signalwatch.local".into(),
+            ..TeamRequest::default()
+        },
+    )
+    .await?;
+    let key = team.api_key;
+    println!("Demo team created. API key (shown once): {key}");
+    println!("Try:");
+    println!(
+        "  curl -s '{base}/api/v2/signals/funding?date_preset=last_30d&limit=5' -H 'Authorization: Bearer {key}'"
+    );
+    println!(
+        "  curl -s -X POST {base}/api/v2/monitors -H 'Authorization: Bearer {key}' \
+         -H 'Content-Type: application/json' \
+         -d '{{\"name\":\"Competitors\",\"signal_types\":[\"funding_round\",\"hiring\"]}}'"
+    );
+    Ok(())
+}
+
+/// Adds a new signal for a random known company every few seconds until shutdown.
+pub async fn live_feed(db: Db, shutdown: CancellationToken) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(now_ms() as u64);
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tokio::time::sleep(FEED_PERIOD) => {}
+        }
+        let Ok(Some(company_id)) = random_company(&db, rng.random()).await else {
+            continue;
+        };
+        let (kind, record) = new_signal(&mut rng, &company_id);
+        let records = vec![Ok(record.as_object().cloned().unwrap_or_default())];
+        if let Err(err) = ingest_signals(&db, kind, records).await {
+            tracing::warn!(error = %err, "demo signal not stored");
+        }
+    }
+}
+
+async fn random_company(db: &Db, pick: u32) -> Result<Option<String>, sqlx::Error> {
+    crate::on_db!(db, |pool| {
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM companies")
+            .fetch_one(pool)
+            .await?;
+        if count == 0 {
+            return Ok(None);
+        }
+        sqlx::query_scalar("SELECT id FROM companies ORDER BY id LIMIT 1 OFFSET $1")
+            .bind(i64::from(pick) % count)
+            .fetch_optional(pool)
+            .await
+    })
+}
+
+fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {
+    let now = format_ms(now_ms());
+    match rng.random_range(0..3) {
+        0 => {
+            let round = ["seed", "series a", "series b"]
+                .choose(rng)
+                .copied()
+                .unwrap_or("seed");
+            let amount = rng.random_range(1..40) * 1_000_000;
+            (
+                SignalType::FundingRound,
+                json!({
+                    "companyId": company_id, "occurredAt": now, "roundType": round,
+                    "amount": amount, "currency": "USD", "verificationStatus": "unverified",
+                    "investors": [], "sources": []
+                }),
+            )
+        }
+        1 => {
+            let title = [
+                "Senior Software Engineer",
+                "Head of Product",
+                "Account Executive",
+            ]
+            .choose(rng)
+            .copied()
+            .unwrap_or("Engineer");
+            (
+                SignalType::Hiring,
+                json!({
+                    "companyId": company_id, "datePosted": now, "createdAt": now, "title": title,
+                    "descriptionText": "A new role on a growing team.", "numApplicants": "0"
+                }),
+            )
+        }
+        _ => {
+            let role = [
+                "VP of Sales",
+                "Chief Technology Officer",
+                "Head of Marketing",
+            ]
+            .choose(rng)
+            .copied()
+            .unwrap_or("Director");
+            (
+                SignalType::JobChange,
+                json!({
+                    "companyId": company_id, "occurredAt": now, "personName": "Alex Demo",
+                    "newRole": role, "source": "linkedin"
+                }),
+            )
+        }
+    }
+}
