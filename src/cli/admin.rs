@@ -13,6 +13,14 @@ use crate::store::Db;
 pub struct AdminArgs {
     #[command(flatten)]
     pub database: DatabaseArgs,
+    /// Default per-team request limit, shown for teams without their own
+    #[arg(
+        long = "rate-limit-per-minute",
+        alias = "rate_limit_per_minute",
+        env = "SIGNALWATCH_RATE_LIMIT_PER_MINUTE",
+        default_value_t = 60
+    )]
+    pub default_rate_limit: u32,
     #[command(subcommand)]
     pub command: AdminCommand,
 }
@@ -82,7 +90,7 @@ pub enum KeyCommand {
 pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
     let db = Db::connect(&args.database.database_url).await?;
     db.migrate().await?;
-    let result = execute(&db, args.command).await;
+    let result = execute(&db, args.command, args.default_rate_limit).await;
     db.close().await;
     println!("{}", serde_json::to_string_pretty(&result?)?);
     Ok(())
@@ -92,7 +100,11 @@ fn json(value: impl Serialize) -> anyhow::Result<serde_json::Value> {
     Ok(serde_json::to_value(value)?)
 }
 
-async fn execute(db: &Db, command: AdminCommand) -> anyhow::Result<serde_json::Value> {
+async fn execute(
+    db: &Db,
+    command: AdminCommand,
+    default_rate: u32,
+) -> anyhow::Result<serde_json::Value> {
     match command {
         AdminCommand::Team(TeamCommand::Create {
             name,
@@ -117,7 +129,7 @@ async fn execute(db: &Db, command: AdminCommand) -> anyhow::Result<serde_json::V
             rate_limit_per_minute,
         }) => {
             let changes = check_changes(credits, subscription_status, rate_limit_per_minute)?;
-            json(operator::update_team(db, &team_id, changes, 60).await?)
+            json(operator::update_team(db, &team_id, changes, default_rate).await?)
         }
         AdminCommand::Member(MemberCommand::Add { team_id, email }) => {
             json(operator::add_member(db, &team_id, &email).await?)

@@ -157,9 +157,9 @@ fn employee_count(g: &mut Gen, age: i32) -> u32 {
 
 /// Draws names until one's slug is free (or numbers the last one), then claims it.
 fn unique_name(g: &mut Gen, sector: &Sector, taken: &mut HashSet<Box<str>>, b: &mut Buffers) {
-    for _ in 0..NAME_ATTEMPTS {
+    for attempt in 0..NAME_ATTEMPTS {
         b.name.clear();
-        company_name(g, sector, &mut b.name);
+        company_name(g, sector, &mut b.name, attempt > 0);
         b.slug.clear();
         text::push_slug(&mut b.slug, &b.name);
         if !taken.contains(b.slug.as_str()) {
@@ -178,20 +178,32 @@ fn unique_name(g: &mut Gen, sector: &Sector, taken: &mut HashSet<Box<str>>, b: &
     }
 }
 
-fn company_name(g: &mut Gen, sector: &Sector, out: &mut String) {
-    if g.chance(0.55) {
+/// A company name: a fused word ("Novastack", "Foxly") or two words ("Blue Harbor", "Nova
+/// Canyon"), sometimes with a tail ("Novastack Health", "Blue Harbor Labs"). After a collision
+/// (`retry`) a tail is almost always added, which is what keeps names distinct at scale `l`.
+fn company_name(g: &mut Gen, sector: &Sector, out: &mut String, retry: bool) {
+    let u = g.unit();
+    if u < 0.4 {
         out.push_str(g.word(NAME_HEADS));
         out.push_str(g.word(NAME_ENDS));
-    } else {
+    } else if u < 0.6 {
         out.push_str(g.word(NAME_ADJECTIVES));
         out.push(' ');
         out.push_str(g.word(NAME_NOUNS));
+    } else if u < 0.8 {
+        out.push_str(g.word(NAME_HEADS));
+        out.push(' ');
+        out.push_str(g.word(NAME_NOUNS));
+    } else {
+        out.push_str(g.word(NAME_NOUNS));
+        out.push_str(g.word(NAME_ENDS));
     }
+    let tail_share = if retry { 0.9 } else { 0.35 };
     let u = g.unit();
-    if u < 0.2 {
+    if u < tail_share * 0.6 {
         out.push(' ');
         out.push_str(sector.tail);
-    } else if u < 0.35 {
+    } else if u < tail_share {
         out.push(' ');
         out.push_str(g.word(NAME_TRAILERS));
     }

@@ -137,11 +137,11 @@ fn employment_type(g: &mut Gen, level: Level) -> &'static str {
     }
 }
 
-/// Applicant counts as job boards show them: small numbers are common, anything past 200 is
-/// "200+".
+/// Applicant counts as job boards show them: log-normal around 25, anything past 200 (about
+/// one posting in sixteen) shown as "200+".
 fn applicants(g: &mut Gen, out: &mut String) {
     out.clear();
-    let n = (g.unit() * 401f64.ln()).exp() as u64 - 1;
+    let n = (3.3 + 1.3 * g.normal()).exp() as u64;
     if n > 200 {
         out.push_str("200+");
     } else {

@@ -66,9 +66,16 @@ fn fold(c: char) -> char {
     }
 }
 
-/// Number of whitespace-separated words.
+/// Number of words of a generated sentence. Generated text separates words with single ASCII
+/// spaces, so counting spaces gives the same answer as `split_whitespace` at a fraction of the
+/// cost (this runs for every sentence of a million job descriptions).
 pub fn word_count(text: &str) -> usize {
-    text.split_whitespace().count()
+    let text = text.trim_matches(' ');
+    if text.is_empty() {
+        0
+    } else {
+        1 + text.bytes().filter(|&b| b == b' ').count()
+    }
 }
 
 /// Appends an amount the way a headline writes it: `$10M`, `€2.5M`, `£750K`, `CHF 3M`.
@@ -126,6 +133,18 @@ mod tests {
         assert_eq!(slug("Zoë & Co."), "zoe-co");
         assert_eq!(slug("  Blue  Harbor AI "), "blue-harbor-ai");
         assert_eq!(slug("São Paulo"), "sao-paulo");
+    }
+
+    #[test]
+    fn words_are_counted_like_split_whitespace_for_generated_text() {
+        for sentence in [
+            "",
+            "One.",
+            "We are looking for a Data Scientist.",
+            " padded words ",
+        ] {
+            assert_eq!(word_count(sentence), sentence.split_whitespace().count());
+        }
     }
 
     #[test]

@@ -49,6 +49,17 @@ const SORTS: &[(&str, &str)] = &[
 ];
 
 /// Lists companies.
+#[utoipa::path(get, path = "/api/v2/companies", tag = "Companies",
+    params(crate::http::signals::docs::CompanyListParams),
+    responses(
+        (status = 200, description = "Company records with the page object; costs 1 credit"),
+        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
+        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
+        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
+        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
+        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+    ),
+    security(("bearerAuth" = [])))]
 pub async fn list(
     State(state): State<AppState>,
     principal: Principal,

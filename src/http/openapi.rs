@@ -3,7 +3,7 @@
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use super::{monitors, targets};
+use super::{companies, monitors, signals, targets};
 
 /// The error envelope: `{success: false, error, code, retryAfter?}`.
 #[derive(Debug, ToSchema)]
@@ -56,10 +56,17 @@ impl Modify for BearerAuth {
         targets::add::add_targets,
         targets::remove::remove_target,
         targets::remove::remove_targets_bulk,
+        signals::funding,
+        signals::hiring,
+        signals::acquisitions,
+        signals::job_changes,
+        companies::list,
     ),
     components(schemas(ErrorBody, DeletedBody)),
     modifiers(&BearerAuth),
     tags((name = "Monitors", description = "Named groups of targets with signal types and a webhook"),
-         (name = "Targets", description = "Domains and LinkedIn pages a monitor watches")),
+         (name = "Targets", description = "Domains and LinkedIn pages a monitor watches"),
+         (name = "Signals", description = "Funding rounds, job postings, acquisitions and job changes"),
+         (name = "Companies", description = "Company profiles")),
 )]
 pub struct ApiDoc;

@@ -4,7 +4,9 @@ mod support;
 
 mod admin;
 mod errors;
+mod funding_list;
 mod isolation;
+mod lists_support;
 mod monitors;
 mod ops;
 mod targets;

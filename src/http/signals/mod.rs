@@ -1,5 +1,6 @@
 //! The four signal lists: validate, count, charge one credit per executed page, answer.
 
+pub mod docs;
 pub mod filters;
 pub mod identity;
 pub mod pagination;
@@ -67,6 +68,17 @@ async fn list(
 }
 
 /// `GET /signals/funding`.
+#[utoipa::path(get, path = "/api/v2/signals/funding", tag = "Signals",
+    params(docs::CommonListParams, docs::CompanyFilterParams, docs::FundingParams),
+    responses(
+        (status = 200, description = "Funding rounds; `data` holds funding signal records, `pagination` the page object; costs 1 credit"),
+        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
+        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
+        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
+        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
+        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+    ),
+    security(("bearerAuth" = [])))]
 pub async fn funding(
     State(s): State<AppState>,
     p: Principal,
@@ -76,6 +88,17 @@ pub async fn funding(
 }
 
 /// `GET /signals/hiring`.
+#[utoipa::path(get, path = "/api/v2/signals/hiring", tag = "Signals",
+    params(docs::CommonListParams, docs::HiringParams),
+    responses(
+        (status = 200, description = "Job postings; costs 1 credit"),
+        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
+        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
+        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
+        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
+        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+    ),
+    security(("bearerAuth" = [])))]
 pub async fn hiring(
     State(s): State<AppState>,
     p: Principal,
@@ -85,6 +108,17 @@ pub async fn hiring(
 }
 
 /// `GET /signals/acquisitions`.
+#[utoipa::path(get, path = "/api/v2/signals/acquisitions", tag = "Signals",
+    params(docs::CommonListParams, docs::CompanyFilterParams, docs::AcquisitionParams),
+    responses(
+        (status = 200, description = "Acquisitions; costs 1 credit"),
+        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
+        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
+        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
+        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
+        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+    ),
+    security(("bearerAuth" = [])))]
 pub async fn acquisitions(
     State(s): State<AppState>,
     p: Principal,
@@ -94,6 +128,17 @@ pub async fn acquisitions(
 }
 
 /// `GET /signals/job-changes`.
+#[utoipa::path(get, path = "/api/v2/signals/job-changes", tag = "Signals",
+    params(docs::CommonListParams, docs::JobChangeParams),
+    responses(
+        (status = 200, description = "Job changes; costs 1 credit"),
+        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
+        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
+        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
+        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
+        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+    ),
+    security(("bearerAuth" = [])))]
 pub async fn job_changes(
     State(s): State<AppState>,
     p: Principal,

@@ -89,17 +89,10 @@ fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&st
     put(out, "companyFoundedYear", json!(row.c_founded_year));
     put(out, "companyEmployeeCount", json!(row.c_employee_count));
     put(out, "companyCategories", json!(row.c_categories));
-    copy(
-        out,
-        field,
-        &[
-            "roundType",
-            "roundFlavor",
-            "amount",
-            "currency",
-            "announcedDate",
-        ],
-    );
+    for key in ["roundType", "roundFlavor"] {
+        put(out, key, lower_case(field(key)));
+    }
+    copy(out, field, &["amount", "currency", "announcedDate"]);
     copy(out, field, &["confidenceScore", "verificationStatus"]);
     put(out, "isFreeAccess", free_access(field));
     put(out, "investors", list_or_empty(field, "investors"));
@@ -200,6 +193,14 @@ fn job_change(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(
     put(out, "companyLogo", json!(row.c_logo_url));
     let sources = list_or_empty(field, "sources");
     put(out, "sources", sources);
+}
+
+/// A text value in lower case (SPEC.md: `roundType` is the lower-case round type).
+fn lower_case(value: Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(s.to_lowercase()),
+        other => other,
+    }
 }
 
 fn text_value(value: Value) -> Value {

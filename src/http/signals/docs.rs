@@ -1,0 +1,179 @@
+//! Query parameters of the lists, described for the OpenAPI document. The handlers read the raw
+//! query themselves (to name unknown and malformed parameters); these types only document it.
+
+#![allow(dead_code)]
+
+use utoipa::IntoParams;
+
+/// Parameters every signal list takes.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CommonListParams {
+    /// Page number, >= 1 (default 1).
+    page: Option<i64>,
+    /// Results per page, 1-100 (default 20).
+    limit: Option<i64>,
+    /// Inclusive start date, `YYYY-MM-DD` (UTC).
+    #[param(rename = "dateFrom")]
+    date_from: Option<String>,
+    /// Inclusive end date, `YYYY-MM-DD` (UTC).
+    #[param(rename = "dateTo")]
+    date_to: Option<String>,
+    /// Relative range, wins over dateFrom/dateTo: today, yesterday, last_7d, last_14d,
+    /// last_30d, last_60d, last_90d, last_6m, last_1y, last_2y, this_week, this_month,
+    /// this_quarter, this_year, last_week, last_month, last_quarter, last_year.
+    date_preset: Option<String>,
+    /// Company name, typo-tolerant (match_confidence `fuzzy`).
+    company_name: Option<String>,
+    /// Company website domains, comma-separated (at most 50), strict (match_confidence `exact`).
+    company_domain: Option<String>,
+    /// LinkedIn company page URLs, comma-separated (at most 50), strict.
+    company_linkedin_url: Option<String>,
+    /// Sort field (per list).
+    sort_by: Option<String>,
+    /// `asc` or `desc` (default).
+    sort_order: Option<String>,
+    /// `true`: only pagination, no rows, no credit charged.
+    count: Option<String>,
+}
+
+/// Company attribute filters of the funding and acquisition lists.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CompanyFilterParams {
+    /// HQ countries: ISO codes, English names or EU, EUROPE, DACH, BENELUX, NORDICS, CEE, WE, NA, LATAM.
+    countries: Option<String>,
+    /// HQ countries to exclude; companies with unknown HQ are kept.
+    exclude_countries: Option<String>,
+    /// Pipe-separated company categories.
+    categories: Option<String>,
+    /// Comma-separated subcategory ids.
+    subcategories: Option<String>,
+    /// Free text over company name and industry.
+    search: Option<String>,
+    /// Comma-separated exact industry names.
+    industry: Option<String>,
+    employee_count_min: Option<i64>,
+    employee_count_max: Option<i64>,
+    founded_year_min: Option<i64>,
+    founded_year_max: Option<i64>,
+}
+
+/// Funding-only filters.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct FundingParams {
+    /// Comma-separated round types (exact, case-insensitive).
+    round: Option<String>,
+    /// bridge, extension, secondary.
+    round_flavor: Option<String>,
+    amount_min: Option<i64>,
+    amount_max: Option<i64>,
+    /// One ISO 4217 currency.
+    currency: Option<String>,
+    /// verified, unverified, pending.
+    verification_status: Option<String>,
+    /// Investor name, partial.
+    investor_name: Option<String>,
+}
+
+/// Hiring filters.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HiringParams {
+    /// Free text over company name, industry, job title, location and city.
+    search: Option<String>,
+    /// Description query: whole words, AND, "phrases", OR, -exclusion.
+    description: Option<String>,
+    /// Job country OR company HQ country.
+    countries: Option<String>,
+    /// Excluded when either the job or the HQ country matches; unknown kept.
+    exclude_countries: Option<String>,
+    /// Job location only.
+    job_countries: Option<String>,
+    /// Company HQ only.
+    company_countries: Option<String>,
+    /// US state codes.
+    states: Option<String>,
+    /// Free text over city, location and region.
+    city: Option<String>,
+    categories: Option<String>,
+    subcategories: Option<String>,
+    positions: Option<String>,
+    departments: Option<String>,
+    seniorities: Option<String>,
+    /// 1-10, 11-50, 51-200, 201-1000, 1000-plus.
+    team_size: Option<String>,
+    /// 0-25, 26-50, 51-100, 101-200, 201-plus.
+    applicants: Option<String>,
+}
+
+/// Acquisition-only filters.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AcquisitionParams {
+    /// Acquiring company name, partial.
+    acquiring_company: Option<String>,
+    acquirer_countries: Option<String>,
+    exclude_acquirer_countries: Option<String>,
+    amount_min: Option<i64>,
+    amount_max: Option<i64>,
+    /// USD or EUR.
+    currency: Option<String>,
+    verification_status: Option<String>,
+}
+
+/// Job change filters.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct JobChangeParams {
+    /// Free text over company, industry, person, role and place.
+    search: Option<String>,
+    /// Person country OR company HQ.
+    countries: Option<String>,
+    exclude_countries: Option<String>,
+    /// Person city or location.
+    city: Option<String>,
+    /// Exact member profile URL.
+    #[param(rename = "personLinkedinUrl")]
+    person_linkedin_url: Option<String>,
+    /// Legacy alias of company_linkedin_url.
+    #[param(rename = "companyLinkedinUrl")]
+    company_linkedin_url_legacy: Option<String>,
+    /// New role, partial.
+    new_role: Option<String>,
+    /// linkedin, press_release, other.
+    source: Option<String>,
+    /// Keyword tag, partial.
+    keyword: Option<String>,
+    positions: Option<String>,
+    departments: Option<String>,
+    seniorities: Option<String>,
+}
+
+/// Company list filters.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CompanyListParams {
+    page: Option<i64>,
+    limit: Option<i64>,
+    /// Free text over name, industry, description, keywords, specialties.
+    search: Option<String>,
+    /// Exact website domain.
+    domain: Option<String>,
+    /// Exact LinkedIn company page URL.
+    linkedin_url: Option<String>,
+    countries: Option<String>,
+    exclude_countries: Option<String>,
+    industry: Option<String>,
+    categories: Option<String>,
+    subcategories: Option<String>,
+    employee_count_min: Option<i64>,
+    employee_count_max: Option<i64>,
+    founded_year_min: Option<i64>,
+    founded_year_max: Option<i64>,
+    /// name (default), employee_count, founded_year, created_at.
+    sort_by: Option<String>,
+    sort_order: Option<String>,
+    count: Option<String>,
+}
