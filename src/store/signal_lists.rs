@@ -93,7 +93,7 @@ fn conditions(db: &Db, q: &SignalQuery) -> Conditions {
     date_filters(&mut c, q);
     company_filters(&mut c, db, q);
     country_filters(&mut c, q);
-    deal_filters(&mut c, q);
+    deal_filters(&mut c, db, q);
     row_filters(&mut c, db, q);
     c
 }
@@ -191,7 +191,7 @@ fn country_filters(c: &mut Conditions, q: &SignalQuery) {
     }
 }
 
-fn deal_filters(c: &mut Conditions, q: &SignalQuery) {
+fn deal_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     in_list(c, "s.round_type", &q.round_types);
     in_list(c, "s.round_flavor", &q.round_flavors);
     in_list(c, "s.currency", &q.currencies);
@@ -205,18 +205,16 @@ fn deal_filters(c: &mut Conditions, q: &SignalQuery) {
         ));
     }
     if let Some(name) = &q.acquirer_name {
-        let p = c.text(format!("%{}%", escape_like(&name.to_lowercase())));
-        c.and(format!("lower(o.name) LIKE {p} ESCAPE '\\'"));
+        let clause = company_search_clause(c, db, "o", name, true);
+        c.and(clause);
     }
 }
 
 fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     in_list(c, "s.region", &q.states);
     if let Some(city) = &q.city {
-        let p = c.text(format!("%{}%", escape_like(&city.to_lowercase())));
-        c.and(format!(
-            "(lower(s.city) LIKE {p} ESCAPE '\\' OR lower(s.region) LIKE {p} ESCAPE '\\')"
-        ));
+        let clause = signal_search_clause(c, db, city);
+        c.and(clause);
     }
     if let Some(query) = &q.description {
         let clause = description_clause(c, db, query);
@@ -234,8 +232,8 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
         c.and(format!("s.person_key = {p}"));
     }
     if let Some(role) = &q.new_role {
-        let p = c.text(format!("%{}%", escape_like(&role.to_lowercase())));
-        c.and(format!("lower(s.title) LIKE {p} ESCAPE '\\'"));
+        let clause = signal_search_clause(c, db, role);
+        c.and(clause);
     }
     if let Some(source) = &q.source {
         let p = c.text(source.clone());
