@@ -39,7 +39,7 @@ use vocab::Tables;
 /// How large a data set to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Scale {
-    /// 2,000 companies and 20,500 signals: seconds to import, for tests and a first look.
+    /// 2,000 companies and 17,500 signals: seconds to import, for tests and a first look.
     S,
     /// One tenth of `l`.
     M,

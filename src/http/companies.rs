@@ -6,18 +6,17 @@ use serde_json::{Value, json};
 
 use crate::domain::time::format_ms;
 use crate::http::auth::Principal;
-use crate::http::envelope::charged_page;
+use crate::http::charged::charged_list;
 use crate::http::error::ApiError;
 use crate::http::extract::QueryParams;
+use crate::http::signals::identity::strict_company_ids;
 use crate::http::signals::pagination::PagePagination;
 use crate::http::signals::params::{
     company_domains, company_linkedin_urls, countries, int_range, lower_list, paging, sorting,
     subcategories, text,
 };
 use crate::http::state::AppState;
-use crate::store::companies::{CompanyKey, ids_where_in};
 use crate::store::company_lists::{CompanyQuery, CompanyRow, count_companies, list_companies};
-use crate::store::credits::{balance, charge};
 
 const ALLOWED: &[&str] = &[
     "page",
@@ -53,11 +52,7 @@ const SORTS: &[(&str, &str)] = &[
     params(crate::http::signals::docs::CompanyListParams),
     responses(
         (status = 200, description = "Company records with the page object; costs 1 credit"),
-        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::ListErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn list(
@@ -92,49 +87,24 @@ pub async fn list(
     let team = principal.team_id.as_str();
     let total = count_companies(&state.db, &query).await?;
     let pagination = PagePagination::new(paging.page, paging.limit, total);
-    if paging.count_only {
-        let remaining = balance(&state.db, team).await?;
-        return Ok(charged_page(
-            "companies.list",
-            Vec::<()>::new(),
-            pagination,
-            0,
-            remaining,
-        ));
-    }
-    if balance(&state.db, team).await? <= 0 {
-        return Err(ApiError::out_of_credits());
-    }
-    let rows = list_companies(&state.db, &query).await?;
-    let remaining = charge(&state.db, team, 1)
-        .await?
-        .ok_or_else(ApiError::out_of_credits)?;
-    let data: Vec<Value> = rows.iter().map(company_record).collect();
-    Ok(charged_page(
+    charged_list(
+        &state,
+        team,
         "companies.list",
-        data,
         pagination,
-        1,
-        remaining,
-    ))
+        paging.count_only,
+        || async {
+            let rows = list_companies(&state.db, &query).await?;
+            Ok(rows.iter().map(company_record).collect())
+        },
+    )
+    .await
 }
 
 async fn identity(state: &AppState, q: &QueryParams) -> Result<Option<Vec<String>>, ApiError> {
     let domains = company_domains(q, "domain")?;
     let pages = company_linkedin_urls(q, "linkedin_url")?;
-    if domains.is_empty() && pages.is_empty() {
-        return Ok(None);
-    }
-    let by_domain = ids_where_in(&state.db, CompanyKey::Domain, &domains).await?;
-    let by_page = ids_where_in(&state.db, CompanyKey::LinkedinKey, &pages).await?;
-    Ok(Some(match (domains.is_empty(), pages.is_empty()) {
-        (false, false) => by_domain
-            .into_iter()
-            .filter(|id| by_page.contains(id))
-            .collect(),
-        (false, true) => by_domain,
-        _ => by_page,
-    }))
+    strict_company_ids(&state.db, &domains, &pages).await
 }
 
 fn json_array(text: &str) -> Value {

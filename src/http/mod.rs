@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod charged;
 pub mod companies;
 pub mod envelope;
 pub mod error;

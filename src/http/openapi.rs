@@ -1,7 +1,7 @@
 //! The service's own OpenAPI 3.1 document, generated from the handlers' annotations.
 
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToSchema};
+use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
 use super::{companies, monitors, signals, targets};
 
@@ -26,6 +26,27 @@ pub struct ErrorBody {
 pub struct DeletedBody {
     id: String,
     deleted: bool,
+}
+
+/// The error answers every credit-consuming list may give.
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum ListErrors {
+    /// A parameter is unknown, malformed, out of range or contradicts another.
+    #[response(status = 400)]
+    BadRequest(ErrorBody),
+    /// Missing or invalid API key.
+    #[response(status = 401)]
+    Unauthorized(ErrorBody),
+    /// Out of credits; nothing charged.
+    #[response(status = 402)]
+    OutOfCredits(ErrorBody),
+    /// Subscription expired.
+    #[response(status = 403)]
+    SubscriptionExpired(ErrorBody),
+    /// Rate limit exceeded.
+    #[response(status = 429)]
+    RateLimited(ErrorBody),
 }
 
 struct BearerAuth;

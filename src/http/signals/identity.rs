@@ -27,17 +27,7 @@ pub async fn resolve_identity(
 ) -> Result<Identity, ApiError> {
     let domains = company_domains(q, domain_param)?;
     let pages = company_linkedin_urls(q, linkedin_param)?;
-    if !domains.is_empty() || !pages.is_empty() {
-        let by_domain = ids_where_in(db, CompanyKey::Domain, &domains).await?;
-        let by_page = ids_where_in(db, CompanyKey::LinkedinKey, &pages).await?;
-        let ids = match (domains.is_empty(), pages.is_empty()) {
-            (false, false) => by_domain
-                .into_iter()
-                .filter(|id| by_page.contains(id))
-                .collect(),
-            (false, true) => by_domain,
-            _ => by_page,
-        };
+    if let Some(ids) = strict_company_ids(db, &domains, &pages).await? {
         return Ok(Identity {
             company_ids: Some(ids),
             match_confidence: "exact",
@@ -54,4 +44,26 @@ pub async fn resolve_identity(
         company_ids: None,
         match_confidence: "none",
     })
+}
+
+/// Companies named strictly by normalized domains and/or LinkedIn pages; both given must agree.
+/// `None` when neither is given.
+pub async fn strict_company_ids(
+    db: &Db,
+    domains: &[String],
+    pages: &[String],
+) -> Result<Option<Vec<String>>, ApiError> {
+    if domains.is_empty() && pages.is_empty() {
+        return Ok(None);
+    }
+    let by_domain = ids_where_in(db, CompanyKey::Domain, domains).await?;
+    let by_page = ids_where_in(db, CompanyKey::LinkedinKey, pages).await?;
+    Ok(Some(match (domains.is_empty(), pages.is_empty()) {
+        (false, false) => by_domain
+            .into_iter()
+            .filter(|id| by_page.contains(id))
+            .collect(),
+        (false, true) => by_domain,
+        _ => by_page,
+    }))
 }

@@ -15,11 +15,10 @@ use self::pagination::PagePagination;
 use self::records::signal_record;
 use crate::domain::signal_type::SignalType;
 use crate::http::auth::Principal;
-use crate::http::envelope::charged_page;
+use crate::http::charged::charged_list;
 use crate::http::error::ApiError;
 use crate::http::extract::QueryParams;
 use crate::http::state::AppState;
-use crate::store::credits::{balance, charge};
 use crate::store::signal_lists::{count_signals, list_signals};
 
 /// The `meta.endpoint` name of each list.
@@ -43,28 +42,21 @@ async fn list(
     let team = principal.team_id.as_str();
     let total = count_signals(&state.db, &request.query).await?;
     let pagination = PagePagination::new(request.paging.page, request.paging.limit, total);
-    if request.paging.count_only {
-        let remaining = balance(&state.db, team).await?;
-        return Ok(charged_page(
-            endpoint,
-            Vec::<()>::new(),
-            pagination,
-            0,
-            remaining,
-        ));
-    }
-    if balance(&state.db, team).await? <= 0 {
-        return Err(ApiError::out_of_credits());
-    }
-    let rows = list_signals(&state.db, &request.query).await?;
-    let remaining = charge(&state.db, team, 1)
-        .await?
-        .ok_or_else(ApiError::out_of_credits)?;
-    let data: Vec<_> = rows
-        .iter()
-        .map(|row| signal_record(row, request.match_confidence))
-        .collect();
-    Ok(charged_page(endpoint, data, pagination, 1, remaining))
+    charged_list(
+        state,
+        team,
+        endpoint,
+        pagination,
+        request.paging.count_only,
+        || async {
+            let rows = list_signals(&state.db, &request.query).await?;
+            Ok(rows
+                .iter()
+                .map(|row| signal_record(row, request.match_confidence))
+                .collect())
+        },
+    )
+    .await
 }
 
 /// `GET /signals/funding`.
@@ -72,11 +64,7 @@ async fn list(
     params(docs::CommonListParams, docs::CompanyFilterParams, docs::FundingParams),
     responses(
         (status = 200, description = "Funding rounds; `data` holds funding signal records, `pagination` the page object; costs 1 credit"),
-        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::ListErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn funding(
@@ -92,11 +80,7 @@ pub async fn funding(
     params(docs::CommonListParams, docs::HiringParams),
     responses(
         (status = 200, description = "Job postings; costs 1 credit"),
-        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::ListErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn hiring(
@@ -112,11 +96,7 @@ pub async fn hiring(
     params(docs::CommonListParams, docs::CompanyFilterParams, docs::AcquisitionParams),
     responses(
         (status = 200, description = "Acquisitions; costs 1 credit"),
-        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::ListErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn acquisitions(
@@ -132,11 +112,7 @@ pub async fn acquisitions(
     params(docs::CommonListParams, docs::JobChangeParams),
     responses(
         (status = 200, description = "Job changes; costs 1 credit"),
-        (status = 400, description = "A parameter is unknown, malformed, out of range or contradicts another", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 402, description = "Out of credits; nothing charged", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::ListErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn job_changes(
