@@ -28,6 +28,21 @@ pub struct DeletedBody {
     deleted: bool,
 }
 
+/// The error answers of every team API operation once its body and parameters are accepted.
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum AuthErrors {
+    /// Missing or invalid API key.
+    #[response(status = 401)]
+    Unauthorized(ErrorBody),
+    /// Subscription expired.
+    #[response(status = 403)]
+    SubscriptionExpired(ErrorBody),
+    /// Rate limit exceeded.
+    #[response(status = 429)]
+    RateLimited(ErrorBody),
+}
+
 /// The error answers every credit-consuming list may give.
 #[derive(IntoResponses)]
 #[allow(dead_code)]

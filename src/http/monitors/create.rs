@@ -25,9 +25,7 @@ use crate::store::stats::MonitorCounts;
     responses(
         (status = 201, description = "Monitor created; `data` is the Monitor with `webhook.secret`", body = super::views::MonitorView),
         (status = 400, description = "Invalid JSON or value, unknown signal type, non-public webhook URL, or a team limit reached", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn create_monitor(

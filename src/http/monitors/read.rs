@@ -18,9 +18,7 @@ use crate::store::webhooks::retire_webhook;
     responses(
         (status = 200, description = "Every monitor of the team (without webhook secrets)", body = Vec<MonitorView>),
         (status = 400, description = "A query parameter was given", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn list_monitors_handler(
@@ -52,10 +50,8 @@ pub async fn list_monitors_handler(
     responses(
         (status = 200, description = "The Monitor", body = MonitorView),
         (status = 400, description = "An unknown query parameter", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn get_monitor_handler(
@@ -86,10 +82,8 @@ pub async fn get_monitor_handler(
     responses(
         (status = 200, description = "`data` is `{id, deleted: true}`", body = crate::http::openapi::DeletedBody),
         (status = 400, description = "An unknown query parameter", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn delete_monitor_handler(

@@ -34,10 +34,8 @@ enum WebhookChange {
     responses(
         (status = 200, description = "The updated Monitor", body = super::views::MonitorView),
         (status = 400, description = "A rejected value or webhook URL, or the active webhook limit", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn update_monitor_handler(

@@ -60,10 +60,8 @@ pub struct AddTargetsResult {
     responses(
         (status = 200, description = "Entries added, skipped and refused", body = AddTargetsResult),
         (status = 400, description = "No valid entry, more than 500 entries, or the 1,000-target team limit", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn add_targets(

@@ -37,10 +37,8 @@ pub struct TargetPagination {
     responses(
         (status = 200, description = "A page of targets with `pagination` {limit, offset, count, total}", body = Vec<TargetOut>),
         (status = 400, description = "An invalid or unknown query parameter", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn list_targets_handler(

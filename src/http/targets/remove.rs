@@ -27,10 +27,8 @@ use crate::store::targets::{delete_targets, existing_ids, ids_by_value};
     responses(
         (status = 200, description = "`data` is `{id, deleted: true}`", body = crate::http::openapi::DeletedBody),
         (status = 400, description = "An unknown query parameter", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found, or the target is not in that monitor", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn remove_target(
@@ -88,10 +86,8 @@ pub struct RemoveTargetsResult {
     responses(
         (status = 200, description = "Removed targets and unmatched entries", body = RemoveTargetsResult),
         (status = 400, description = "No entries, or more than 500", body = crate::http::openapi::ErrorBody),
-        (status = 401, description = "Missing or invalid API key", body = crate::http::openapi::ErrorBody),
-        (status = 403, description = "Subscription expired", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Monitor not found", body = crate::http::openapi::ErrorBody),
-        (status = 429, description = "Rate limit exceeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
 pub async fn remove_targets_bulk(
