@@ -38,6 +38,7 @@ impl Application {
             db,
             config: Arc::new(config),
             limiter: Arc::new(RateLimiter::default()),
+            counts: Arc::default(),
             metrics: recorder(),
         };
         Ok(Application { state, listener })

@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::config::DatabaseArgs;
 use crate::ingest::files::{import_file, plan};
 use crate::store::Db;
+use crate::store::versions::mark_data_changed;
 
 /// Options of `import`.
 #[derive(Debug, Args)]
@@ -37,7 +38,9 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<()> {
             .progress_chars("=> "),
         );
         let file_started = Instant::now();
-        let report = import_file(&db, &path, kind, |read| bar.set_position(read)).await?;
+        let report = import_file(&db, &path, kind, |read| bar.set_position(read)).await;
+        mark_data_changed(&db).await?;
+        let report = report?;
         bar.finish_and_clear();
         let secs = file_started.elapsed().as_secs_f64().max(0.001);
         println!(
@@ -53,6 +56,7 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<()> {
         }
         total += report.records;
     }
+    db.analyze().await?;
     let secs = started.elapsed().as_secs_f64().max(0.001);
     println!(
         "imported {total} records in {secs:.1}s ({:.0} records/s)",

@@ -85,7 +85,7 @@ pub async fn list(
     };
     query.ids = identity(&state, &q).await?;
     let team = principal.team_id.as_str();
-    let total = count_companies(&state.db, &query).await?;
+    let total = count_companies(&state.db, &state.counts, &query).await?;
     let pagination = PagePagination::new(paging.page, paging.limit, total);
     charged_list(
         &state,

@@ -7,6 +7,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use super::rate_limit::RateLimiter;
 use crate::config::Config;
 use crate::store::Db;
+use crate::store::count_cache::CountCache;
 
 /// Everything a handler may need: the database, the configuration and shared counters.
 #[derive(Clone)]
@@ -14,5 +15,6 @@ pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
     pub limiter: Arc<RateLimiter>,
+    pub counts: Arc<CountCache>,
     pub metrics: PrometheusHandle,
 }

@@ -60,14 +60,14 @@ pub fn string_list(record: &Record, key: &str) -> Option<Vec<String>> {
     )
 }
 
-/// Applicant count from text such as `"25"`, `"200+"` or `"Over 200 applicants"`.
-pub fn applicant_count(raw: &str) -> Option<i64> {
-    let digits: String = raw
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    digits.parse().ok()
+/// Applicant count of a posting field: a JSON number, or text as the `applicants` filter reads
+/// it (`"42"`, `"1,204 applicants"`; `"Over 200 applicants"` and `"200+"` mean 201).
+pub fn applicant_count(record: &Record, key: &str) -> Option<i64> {
+    match record.get(key)? {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => crate::domain::vocabulary::parse_applicant_count(s),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -93,9 +93,15 @@ mod tests {
     }
 
     #[test]
-    fn applicant_counts_are_read_from_free_text() {
-        assert_eq!(applicant_count("200+"), Some(200));
-        assert_eq!(applicant_count("Over 87 applicants"), Some(87));
-        assert_eq!(applicant_count("many"), None);
+    fn applicant_counts_are_read_from_numbers_and_free_text() {
+        let r = record(json!({
+            "n": 42, "s": "42", "over": "Over 200 applicants", "plus": "200+", "many": "many"
+        }));
+        assert_eq!(applicant_count(&r, "n"), Some(42));
+        assert_eq!(applicant_count(&r, "s"), Some(42));
+        assert_eq!(applicant_count(&r, "over"), Some(201));
+        assert_eq!(applicant_count(&r, "plus"), Some(201));
+        assert_eq!(applicant_count(&r, "many"), None);
+        assert_eq!(applicant_count(&r, "absent"), None);
     }
 }

@@ -1,5 +1,6 @@
 //! Streaming import of NDJSON files: the files of a directory in dependency order, each read in
-//! batches of records, one transaction per batch, with progress reported as bytes read.
+//! batches of records, one transaction per batch, with progress reported as bytes read. One
+//! import session spans a file's batches.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -7,13 +8,16 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::records::parse_records;
-use super::signals::ingest_signals;
-use super::{RecordError, ingest_companies, ingest_people};
+use super::session::ImportSession;
+use super::{
+    PreparedCompanies, PreparedPeople, PreparedSignals, RecordError, prepare_companies,
+    prepare_people, prepare_signals, store_companies, store_people, store_signals,
+};
 use crate::domain::signal_type::SignalType;
 use crate::store::Db;
 
 /// Records per transaction.
-const BATCH: usize = 2_000;
+const BATCH: usize = 5_000;
 
 /// What one import file holds, by its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,67 +84,117 @@ pub fn plan(path: &Path) -> anyhow::Result<Vec<(PathBuf, FileKind)>> {
     Ok(vec![(path.to_path_buf(), kind)])
 }
 
-/// Imports one file, calling `progress(bytes_read)` after every batch.
+/// A batch of records read and prepared (parsed, rows derived) off the async runtime.
+struct Chunk {
+    /// Records in the file before this batch.
+    first_record: usize,
+    /// Records in this batch.
+    records: usize,
+    /// Bytes of the file read up to the end of this batch.
+    read: u64,
+    prepared: Prepared,
+}
+
+enum Prepared {
+    Companies(PreparedCompanies),
+    People(PreparedPeople),
+    Signals(PreparedSignals),
+}
+
+/// Imports one file, calling `progress(bytes_read)` after every batch. A reader thread parses
+/// and prepares the next batch while the current one is written.
 pub async fn import_file(
     db: &Db,
     path: &Path,
     kind: FileKind,
     mut progress: impl FnMut(u64),
 ) -> anyhow::Result<FileReport> {
-    let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
+    let (sender, mut receiver) = tokio::sync::mpsc::channel(2);
+    let owned = path.to_path_buf();
+    let reader = tokio::task::spawn_blocking(move || read_batches(&owned, kind, &sender));
     let mut report = FileReport {
         file: path.display().to_string(),
         ..FileReport::default()
     };
-    let (mut read, mut line, mut batch) = (0u64, String::new(), Vec::with_capacity(1 << 20));
+    let mut session = ImportSession::new();
+    while let Some(chunk) = receiver.recv().await {
+        report.records += chunk.records;
+        let read = chunk.read;
+        store_chunk(db, &mut session, chunk, &mut report).await?;
+        progress(read);
+    }
+    reader.await??;
+    Ok(report)
+}
+
+/// Reads the file in batches of [`BATCH`] non-empty lines, prepares each and hands it over.
+fn read_batches(
+    path: &Path,
+    kind: FileKind,
+    sender: &tokio::sync::mpsc::Sender<Chunk>,
+) -> anyhow::Result<()> {
+    let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
+    let (mut read, mut before, mut records) = (0u64, 0usize, 0usize);
+    let (mut line, mut batch) = (String::new(), Vec::with_capacity(1 << 22));
     loop {
         line.clear();
         let n = reader.read_line(&mut line)?;
         read += n as u64;
         if n > 0 && !line.trim().is_empty() {
             batch.extend_from_slice(line.as_bytes());
-            report.records += 1;
+            records += 1;
         }
-        let batch_full = report.records.is_multiple_of(BATCH) && !batch.is_empty();
-        if n == 0 || batch_full {
-            let first_line = report.records - count_lines(&batch);
-            store_batch(db, kind, &batch, first_line, &mut report).await?;
+        if records == BATCH || (n == 0 && records > 0) {
+            let chunk = Chunk {
+                first_record: before,
+                records,
+                read,
+                prepared: prepare(kind, &batch)?,
+            };
+            if sender.blocking_send(chunk).is_err() {
+                return Ok(());
+            }
+            (before, records) = (before + records, 0);
             batch.clear();
-            progress(read);
         }
         if n == 0 {
-            return Ok(report);
+            return Ok(());
         }
     }
 }
 
-fn count_lines(batch: &[u8]) -> usize {
-    batch.iter().filter(|b| **b == b'\n').count()
-        + usize::from(!batch.ends_with(b"\n") && !batch.is_empty())
+fn prepare(kind: FileKind, batch: &[u8]) -> anyhow::Result<Prepared> {
+    Ok(match kind {
+        FileKind::Companies => Prepared::Companies(prepare_companies(
+            parse_records(batch).map_err(anyhow::Error::msg)?,
+        )),
+        FileKind::People => Prepared::People(prepare_people(
+            parse_records(batch).map_err(anyhow::Error::msg)?,
+        )),
+        FileKind::Signals(signal) => Prepared::Signals(prepare_signals(
+            signal,
+            parse_records(batch).map_err(anyhow::Error::msg)?,
+        )),
+    })
 }
 
-async fn store_batch(
+async fn store_chunk(
     db: &Db,
-    kind: FileKind,
-    batch: &[u8],
-    first_index: usize,
+    session: &mut ImportSession,
+    chunk: Chunk,
     report: &mut FileReport,
 ) -> anyhow::Result<()> {
-    if batch.is_empty() {
-        return Ok(());
-    }
-    let (stored, invalid) = match kind {
-        FileKind::Companies => {
-            let r = ingest_companies(db, parse_records(batch).map_err(anyhow::Error::msg)?).await?;
+    let (stored, invalid) = match chunk.prepared {
+        Prepared::Companies(records) => {
+            let r = store_companies(db, session, records).await?;
             (r.upserted, r.invalid)
         }
-        FileKind::People => {
-            let r = ingest_people(db, parse_records(batch).map_err(anyhow::Error::msg)?).await?;
+        Prepared::People(records) => {
+            let r = store_people(db, session, records).await?;
             (r.upserted, r.invalid)
         }
-        FileKind::Signals(signal) => {
-            let records = parse_records(batch).map_err(anyhow::Error::msg)?;
-            let r = ingest_signals(db, signal, records).await?;
+        Prepared::Signals(records) => {
+            let r = store_signals(db, session, records).await?;
             (r.inserted + r.updated, r.invalid)
         }
     };
@@ -149,7 +203,7 @@ async fn store_batch(
     for err in invalid {
         if report.errors.len() < 20 {
             report.errors.push(RecordError {
-                index: first_index + err.index + 1,
+                index: chunk.first_record + err.index + 1,
                 error: err.error,
             });
         }

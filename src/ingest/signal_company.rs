@@ -1,12 +1,12 @@
-//! Finding (or creating) the companies a signal record names: by id, else website, else LinkedIn
-//! page; when none matches, a company is created from the record's company fields.
+//! The companies a signal record names: the identifiers to find each by (id, else website, else
+//! LinkedIn page) and, when none matches, the company to create from the record's company fields.
 
 use serde_json::Value;
 
+use super::company_index::Identifiers;
 use super::fields::{Record, integer, string_list, text};
 use crate::domain::company::CompanyRecord;
-use crate::store::companies::find_company_by_identifiers;
-use crate::store::{StoreError, Tx};
+use crate::domain::target::{normalize_domain, normalize_linkedin_company};
 
 /// How one company is named inside a signal record: the keys of its fields.
 pub struct CompanyKeys {
@@ -32,26 +32,37 @@ pub const PREVIOUS_COMPANY: CompanyKeys = CompanyKeys {
     name: &["previousCompanyName"],
 };
 
-/// Finds the company the record names with `keys`; `Ok(None)` when it names none.
-pub async fn find_or_create(
-    tx: &mut Tx,
-    record: &Record,
-    keys: &CompanyKeys,
-) -> Result<Option<String>, StoreError> {
+/// One company as a signal record names it.
+#[derive(Debug, Clone, Default)]
+pub struct CompanyRef {
+    /// How to find it among known companies.
+    pub ids: Identifiers,
+    /// What to create when none matches (absent: nothing is created).
+    pub create: Option<CompanyRecord>,
+}
+
+fn identifiers(id: Option<String>, website: Option<&str>, linkedin: Option<&str>) -> Identifiers {
+    Identifiers {
+        id,
+        domain: website.and_then(normalize_domain),
+        linkedin: linkedin.and_then(normalize_linkedin_company),
+    }
+}
+
+/// The company the record names with `keys`; only the main company is created when unknown
+/// (it needs a name).
+pub fn company_ref(record: &Record, keys: &CompanyKeys) -> CompanyRef {
     let id = text(record, keys.id);
     let website = text(record, keys.website);
     let linkedin = text(record, keys.linkedin);
-    let found =
-        find_company_by_identifiers(tx, id.as_deref(), website.as_deref(), linkedin.as_deref())
-            .await?;
-    if found.is_some() || keys.id != MAIN_COMPANY.id {
-        return Ok(found);
-    }
-    let Some(name) = text(record, keys.name) else {
-        return Ok(None);
+    let ids = identifiers(id.clone(), website.as_deref(), linkedin.as_deref());
+    let create = match text(record, keys.name) {
+        Some(name) if keys.id == MAIN_COMPANY.id => {
+            Some(main_company_fields(record, id, name, website, linkedin))
+        }
+        _ => None,
     };
-    let company = main_company_fields(record, id, name, website, linkedin);
-    super::store_company(tx, &company).await.map(Some)
+    CompanyRef { ids, create }
 }
 
 fn main_company_fields(
@@ -83,23 +94,15 @@ fn main_company_fields(
 }
 
 /// The acquirer of an acquisition: `acquiringCompanyId`, or the `acquiringCompany` object.
-pub async fn find_or_create_acquirer(
-    tx: &mut Tx,
-    record: &Record,
-) -> Result<Option<String>, StoreError> {
+pub fn acquirer_ref(record: &Record) -> CompanyRef {
     let nested = record.get("acquiringCompany").and_then(Value::as_object);
     let id =
         text(record, &["acquiringCompanyId"]).or_else(|| nested.and_then(|n| text(n, &["id"])));
     let website = nested.and_then(|n| text(n, &["website"]));
     let linkedin = nested.and_then(|n| text(n, &["linkedin", "linkedinUrl"]));
-    let found =
-        find_company_by_identifiers(tx, id.as_deref(), website.as_deref(), linkedin.as_deref())
-            .await?;
-    if found.is_some() {
-        return Ok(found);
-    }
+    let ids = identifiers(id.clone(), website.as_deref(), linkedin.as_deref());
     let Some((nested, name)) = nested.and_then(|n| text(n, &["name"]).map(|name| (n, name))) else {
-        return Ok(None);
+        return CompanyRef { ids, create: None };
     };
     let company = CompanyRecord {
         id,
@@ -120,5 +123,8 @@ pub async fn find_or_create_acquirer(
         specialties: None,
         growth_info: None,
     };
-    super::store_company(tx, &company).await.map(Some)
+    CompanyRef {
+        ids,
+        create: Some(company),
+    }
 }

@@ -1,94 +1,30 @@
-//! Ingestion of signal records of the four kinds. A record's company is found or created, the
-//! columns the list filters need are derived, and the row is stored idempotently by id.
+//! Signal records of the four kinds as rows: the columns the list filters need, tags from job
+//! titles, investors and keywords, the record's own fields as payload, and its searchable text.
+//! Storing them is `signal_batch`'s work.
 
-use serde::Serialize;
 use serde_json::Value;
 
-use super::RecordError;
 use super::fields::{Record, applicant_count, integer, string_list, text, timestamp};
-use super::signal_company::{
-    MAIN_COMPANY, PREVIOUS_COMPANY, find_or_create, find_or_create_acquirer,
-};
 use crate::domain::keyword_query::words;
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
-use crate::domain::time::now_ms;
 use crate::store::companies::normalize_country;
-use crate::store::search::index_signal;
-use crate::store::signals::{SignalRow, signal_exists, upsert_signal};
-use crate::store::{Db, StoreError, Tx, new_id};
+use crate::store::new_id;
+use crate::store::signals::SignalRow;
 
-/// What a signal ingest call stored and refused.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct SignalReport {
-    pub inserted: usize,
-    pub updated: usize,
-    pub ids: Vec<String>,
-    pub invalid: Vec<RecordError>,
-}
+pub use super::signal_batch::{SignalReport, ingest_signals};
 
-/// Stores signal records of one kind in one transaction; bad records are reported by index.
-pub async fn ingest_signals(
-    db: &Db,
-    kind: SignalType,
-    records: Vec<Result<Record, RecordError>>,
-) -> Result<SignalReport, StoreError> {
-    let mut report = SignalReport::default();
-    let mut tx = db.begin().await?;
-    for (index, record) in records.into_iter().enumerate() {
-        let record = match record {
-            Ok(record) => record,
-            Err(err) => {
-                report.invalid.push(err);
-                continue;
-            }
-        };
-        match store_signal(&mut tx, kind, &record).await? {
-            Ok((id, inserted)) => {
-                if inserted {
-                    report.inserted += 1;
-                } else {
-                    report.updated += 1;
-                }
-                report.ids.push(id);
-            }
-            Err(error) => report.invalid.push(RecordError { index, error }),
-        }
-    }
-    tx.commit().await?;
-    Ok(report)
-}
-
-/// Stores one record; the inner `Err` is a problem with the record itself.
-pub async fn store_signal(
-    tx: &mut Tx,
-    kind: SignalType,
-    record: &Record,
-) -> Result<Result<(String, bool), String>, StoreError> {
-    let Some(company_id) = find_or_create(tx, record, &MAIN_COMPANY).await? else {
-        return Ok(Err(
-            "no company: give companyId, companyWebsite, companyLinkedin or companyName".into(),
-        ));
-    };
-    let other_company_id = match kind {
-        SignalType::Acquisition => find_or_create_acquirer(tx, record).await?,
-        SignalType::JobChange => find_or_create(tx, record, &PREVIOUS_COMPANY).await?,
-        _ => None,
-    };
-    let mut row = match build_row(kind, record) {
-        Ok(row) => row,
-        Err(error) => return Ok(Err(error)),
-    };
-    row.company_id = company_id;
-    row.other_company_id = other_company_id;
-    let inserted = !signal_exists(tx, &row.id).await?;
-    upsert_signal(tx, &row, now_ms()).await?;
+/// The row of a signal record (its companies not set yet), with its tags and search text; `Err`
+/// names what is wrong with the record.
+pub fn build_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
+    let mut row = base_row(kind, record)?;
     let (body, description) = search_text(kind, record);
-    index_signal(tx, &row.id, &body, &description).await?;
-    Ok(Ok((row.id, inserted)))
+    row.search_body = body;
+    row.search_description = description;
+    Ok(row)
 }
 
-fn build_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
+fn base_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
     let date_keys: &[&str] = match kind {
         SignalType::Hiring => &["datePosted", "createdAt"],
         _ => &["occurredAt", "announcedDate"],
@@ -144,9 +80,10 @@ fn hiring_columns(row: &mut SignalRow, record: &Record) {
     row.country = text(record, &["jobCountry"]).map(|c| normalize_country(&c));
     row.region = text(record, &["region"]).map(|r| r.to_uppercase());
     row.city = text(record, &["city"]);
-    row.applicants = text(record, &["numApplicants"]).and_then(|n| applicant_count(&n));
+    row.applicants = applicant_count(record, "numApplicants");
     row.title = text(record, &["title"]);
-    row.sort_text = row.title.clone();
+    // The hiring list sorts `location` on this: the posting's location, else its city.
+    row.sort_text = text(record, &["location"]).or_else(|| row.city.clone());
     if let Some(title) = &row.title {
         row.tags.extend(title_tags(title));
     }

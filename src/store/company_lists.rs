@@ -2,7 +2,8 @@
 
 use sqlx::FromRow;
 
-use super::query::{Conditions, fetch_all, fetch_count};
+use super::count_cache::CountCache;
+use super::query::{Conditions, cached_count, fetch_all};
 use super::search::{categories_clause, company_search_clause};
 use super::signal_query::Order;
 use super::{Db, StoreError};
@@ -73,15 +74,15 @@ pub async fn list_companies(db: &Db, q: &CompanyQuery) -> Result<Vec<CompanyRow>
     fetch_all(db, sql, c.binds()).await
 }
 
-/// Number of companies matching the filters.
-pub async fn count_companies(db: &Db, q: &CompanyQuery) -> Result<i64, StoreError> {
+/// Number of companies matching the filters, from `cache` while the list data is unchanged.
+pub async fn count_companies(
+    db: &Db,
+    cache: &CountCache,
+    q: &CompanyQuery,
+) -> Result<i64, StoreError> {
     let c = conditions(db, q);
-    fetch_count(
-        db,
-        format!("SELECT COUNT(*) FROM companies c{}", c.where_clause()),
-        c.binds(),
-    )
-    .await
+    let sql = format!("SELECT COUNT(*) FROM companies c{}", c.where_clause());
+    cached_count(db, cache, sql, c.binds()).await
 }
 
 fn conditions(db: &Db, q: &CompanyQuery) -> Conditions {

@@ -5,8 +5,13 @@
 //! BIGINT epoch milliseconds, BOOLEAN). The [`on_db!`] and [`on_tx!`] macros expand one body per
 //! backend so each statement is written once. Team-owned reads always take the team id.
 
+pub mod bulk;
+pub mod bulk_companies;
+pub mod bulk_people;
+pub mod bulk_targets;
 pub mod companies;
 pub mod company_lists;
+pub mod count_cache;
 pub mod credits;
 pub mod error;
 pub mod monitors;
@@ -19,6 +24,7 @@ pub mod signals;
 pub mod stats;
 pub mod targets;
 pub mod teams;
+pub mod versions;
 pub mod webhooks;
 
 use std::str::FromStr;
@@ -118,6 +124,15 @@ impl Db {
             Db::Sqlite(pool) => Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
             Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
         })
+    }
+
+    /// Refreshes the query planner's statistics, after a bulk load.
+    pub async fn analyze(&self) -> Result<(), StoreError> {
+        on_db!(self, |pool| sqlx::query("ANALYZE")
+            .execute(pool)
+            .await
+            .map(|_| ()))?;
+        Ok(())
     }
 
     /// True when a trivial query answers.

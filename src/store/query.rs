@@ -103,6 +103,23 @@ pub async fn fetch_count(db: &Db, sql: String, binds: &[Bind]) -> Result<i64, St
     .await)?)
 }
 
+/// Runs a built count, or answers it from `cache` when the list data has not changed since.
+pub async fn cached_count(
+    db: &Db,
+    cache: &super::count_cache::CountCache,
+    sql: String,
+    binds: &[Bind],
+) -> Result<i64, StoreError> {
+    let version = super::versions::data_version(db).await?;
+    let key = super::count_cache::CountCache::key(&sql, binds);
+    if let Some(count) = cache.get(&key, version) {
+        return Ok(count);
+    }
+    let count = fetch_count(db, sql, binds).await?;
+    cache.put(key, version, count);
+    Ok(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

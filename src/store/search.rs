@@ -1,7 +1,8 @@
 //! Full-text and fuzzy search on both backends: SQLite FTS5 (unicode61 and trigram tokenizers)
 //! and PostgreSQL tsvector with pg_trgm. Each function returns a SQL condition for the list
-//! builders, or writes the search documents of one row.
+//! builders, or writes the search documents of stored rows.
 
+use super::bulk::{RowStatement, Val, execute_in, execute_rows};
 use super::query::Conditions;
 use super::{Db, StoreError, Tx};
 use crate::domain::keyword_query::KeywordQuery;
@@ -116,67 +117,47 @@ pub fn categories_clause(c: &mut Conditions, db: &Db, column: &str, wanted: &[St
     }
 }
 
-/// Rewrites the search documents of one company from its stored row.
-pub async fn index_company(tx: &mut Tx, id: &str) -> Result<(), StoreError> {
-    match tx {
-        Tx::Sqlite(t) => {
-            for sql in [
-                "INSERT OR REPLACE INTO company_search (rowid, name_industry, details) \
-                 SELECT rowid, name || ' ' || COALESCE(industry, ''), \
-                 COALESCE(description, '') || ' ' || keywords || ' ' || specialties \
-                 FROM companies WHERE id = $1",
-                "INSERT OR REPLACE INTO company_names (rowid, name) \
-                 SELECT rowid, lower(name) FROM companies WHERE id = $1",
-            ] {
-                sqlx::query(sql).bind(id).execute(&mut **t).await?;
-            }
-        }
-        Tx::Postgres(t) => {
-            sqlx::query(
-                "UPDATE companies SET \
-                 name_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '')), \
-                 search_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '') || ' ' \
-                 || COALESCE(description, '') || ' ' || keywords || ' ' || specialties) \
-                 WHERE id = $1",
-            )
-            .bind(id)
-            .execute(&mut **t)
-            .await?;
-        }
+/// Rewrites the search documents of the given companies from their stored rows.
+pub async fn index_companies(tx: &mut Tx, ids: &[&str]) -> Result<(), StoreError> {
+    let statements: &[&str] = match tx {
+        Tx::Sqlite(_) => &[
+            "INSERT OR REPLACE INTO company_search (rowid, name_industry, details) \
+             SELECT rowid, name || ' ' || COALESCE(industry, ''), \
+             COALESCE(description, '') || ' ' || keywords || ' ' || specialties \
+             FROM companies WHERE id {in}",
+            "INSERT OR REPLACE INTO company_names (rowid, name) \
+             SELECT rowid, lower(name) FROM companies WHERE id {in}",
+        ],
+        Tx::Postgres(_) => &["UPDATE companies SET \
+             name_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '')), \
+             search_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '') || ' ' \
+             || COALESCE(description, '') || ' ' || keywords || ' ' || specialties) \
+             WHERE id {in}"],
+    };
+    for sql in statements {
+        execute_in(tx, sql, &[], ids).await?;
     }
     Ok(())
 }
 
-/// Writes the search documents of one signal.
-pub async fn index_signal(
-    tx: &mut Tx,
-    id: &str,
-    body: &str,
-    description: &str,
-) -> Result<(), StoreError> {
-    match tx {
-        Tx::Sqlite(t) => {
-            sqlx::query(
-                "INSERT OR REPLACE INTO signal_search (rowid, body, description) \
-                 SELECT rowid, $2, $3 FROM signals WHERE id = $1",
-            )
-            .bind(id)
-            .bind(body)
-            .bind(description)
-            .execute(&mut **t)
-            .await?;
-        }
-        Tx::Postgres(t) => {
-            sqlx::query(
-                "UPDATE signals SET search_tsv = to_tsvector('simple', $2), \
-                 description_tsv = to_tsvector('simple', $3) WHERE id = $1",
-            )
-            .bind(id)
-            .bind(body)
-            .bind(description)
-            .execute(&mut **t)
-            .await?;
-        }
+/// Writes the search documents `(signal id, body, description)` of stored signals. On
+/// PostgreSQL the vectors are columns written with the row itself (`signals::write_signals`), so
+/// only SQLite's FTS5 table is written here.
+pub async fn index_signals(tx: &mut Tx, docs: &[(&str, &str, &str)]) -> Result<(), StoreError> {
+    if let Tx::Sqlite(_) = tx {
+        let values: Vec<Val<'_>> = docs
+            .iter()
+            .flat_map(|(id, body, description)| {
+                [id, body, description].map(|text| Val::Text(Some(*text)))
+            })
+            .collect();
+        let stmt = RowStatement {
+            head: "INSERT OR REPLACE INTO signal_search (rowid, body, description) \
+                   SELECT s.rowid, v.column2, v.column3 FROM (VALUES ",
+            template: "(?, ?, ?)",
+            tail: ") AS v JOIN signals s ON s.id = v.column1",
+        };
+        execute_rows(tx, &stmt, &values).await?;
     }
     Ok(())
 }

@@ -3,7 +3,8 @@
 
 use sqlx::FromRow;
 
-use super::query::{Conditions, fetch_all, fetch_count};
+use super::count_cache::CountCache;
+use super::query::{Conditions, cached_count, fetch_all};
 use super::search::{company_search_clause, description_clause, signal_search_clause};
 use super::signal_query::{Order, SignalQuery};
 use super::{Db, StoreError};
@@ -77,11 +78,23 @@ pub async fn list_signals(db: &Db, q: &SignalQuery) -> Result<Vec<SignalListRow>
     fetch_all(db, sql, c.binds()).await
 }
 
-/// Number of signals matching the filters.
-pub async fn count_signals(db: &Db, q: &SignalQuery) -> Result<i64, StoreError> {
+/// Number of signals matching the filters, from `cache` while the list data is unchanged. Every
+/// signal has its company, so the joins are left out unless a filter reads them.
+pub async fn count_signals(
+    db: &Db,
+    cache: &CountCache,
+    q: &SignalQuery,
+) -> Result<i64, StoreError> {
     let c = conditions(db, q);
-    let sql = format!("SELECT COUNT(*){FROM}{}", c.where_clause());
-    fetch_count(db, sql, c.binds()).await
+    let mut from = String::from(" FROM signals s");
+    if q.filters_on_company() {
+        from.push_str(" JOIN companies c ON c.id = s.company_id");
+    }
+    if q.filters_on_other_company() {
+        from.push_str(" LEFT JOIN companies o ON o.id = s.other_company_id");
+    }
+    let sql = format!("SELECT COUNT(*){from}{}", c.where_clause());
+    cached_count(db, cache, sql, c.binds()).await
 }
 
 fn conditions(db: &Db, q: &SignalQuery) -> Conditions {
@@ -223,7 +236,7 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     for group in &q.tag_groups {
         let list = c.text_list(group);
         c.and(format!(
-            "EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id AND t.tag IN ({list}))"
+            "s.id IN (SELECT t.signal_id FROM signal_tags t WHERE t.tag IN ({list}))"
         ));
     }
     ranges_any(c, "s.applicants", &q.applicant_ranges);

@@ -64,3 +64,28 @@ pub struct SignalQuery {
     pub limit: i64,
     pub offset: i64,
 }
+
+impl SignalQuery {
+    /// True when a filter reads the signal's company.
+    pub fn filters_on_company(&self) -> bool {
+        self.search.is_some()
+            || !self.countries.is_empty()
+            || !self.exclude_countries.is_empty()
+            || !self.company_countries.is_empty()
+            || !self.categories.is_empty()
+            || !self.subcategories.is_empty()
+            || !self.industries.is_empty()
+            || self.employee_min.is_some()
+            || self.employee_max.is_some()
+            || self.founded_min.is_some()
+            || self.founded_max.is_some()
+            || !self.employee_ranges.is_empty()
+    }
+
+    /// True when a filter reads the other company (acquirer or previous employer).
+    pub fn filters_on_other_company(&self) -> bool {
+        self.acquirer_name.is_some()
+            || !self.acquirer_countries.is_empty()
+            || !self.exclude_acquirer_countries.is_empty()
+    }
+}

@@ -1,7 +1,11 @@
-//! Signals of the four kinds: stored rows, the companies each concerns, and their tags.
+//! Signals of the four kinds: stored rows, the companies each concerns, their tags and search
+//! documents, written set-wise (multi-row statements) for a whole batch.
 
+use std::collections::HashSet;
+
+use super::bulk::{RowStatement, Val, execute_in, execute_rows, select_in};
+use super::search::index_signals;
 use super::{StoreError, Tx};
-use crate::on_tx;
 
 /// A signal row ready to be stored.
 #[derive(Debug, Clone, Default)]
@@ -27,108 +31,166 @@ pub struct SignalRow {
     pub person_key: Option<String>,
     pub payload: String,
     pub tags: Vec<String>,
+    /// Searchable words of the signal's own text.
+    pub search_body: String,
+    /// Searchable words of a job's description.
+    pub search_description: String,
 }
 
-/// True when a signal with this id is already stored.
-pub async fn signal_exists(tx: &mut Tx, id: &str) -> Result<bool, StoreError> {
-    Ok(on_tx!(tx, |conn| sqlx::query_scalar::<_, i64>(
-        "SELECT COUNT(*) FROM signals WHERE id = $1"
-    )
-    .bind(id)
-    .fetch_one(conn)
-    .await)?
-        > 0)
+/// The ids among `ids` of signals already stored.
+pub async fn existing_signal_ids(tx: &mut Tx, ids: &[&str]) -> Result<HashSet<String>, StoreError> {
+    let found: Vec<(String,)> =
+        select_in(tx, "SELECT id FROM signals WHERE id {in}", &[], ids).await?;
+    Ok(found.into_iter().map(|(id,)| id).collect())
 }
 
-/// Inserts or replaces a signal with the companies it concerns and its tags.
-pub async fn upsert_signal(tx: &mut Tx, s: &SignalRow, now: i64) -> Result<(), StoreError> {
-    on_tx!(tx, |conn| {
-        sqlx::query(
-        "INSERT INTO signals (id, kind, company_id, other_company_id, occurred_at, discovered_at, \
-         round_type, round_flavor, amount, currency, verification_status, country, region, city, \
-         source, applicants, sort_text, title, person_key, payload, created_at) VALUES ($1, $2, $3, \
-         $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21) \
-         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, company_id = excluded.company_id, \
-         other_company_id = excluded.other_company_id, occurred_at = excluded.occurred_at, \
-         discovered_at = excluded.discovered_at, round_type = excluded.round_type, \
-         round_flavor = excluded.round_flavor, amount = excluded.amount, \
-         currency = excluded.currency, verification_status = excluded.verification_status, \
-         country = excluded.country, region = excluded.region, city = excluded.city, \
-         source = excluded.source, applicants = excluded.applicants, \
-         sort_text = excluded.sort_text, title = excluded.title, person_key = excluded.person_key, \
-         payload = excluded.payload"
-    )
-    .bind(&s.id)
-    .bind(s.kind)
-    .bind(&s.company_id)
-    .bind(&s.other_company_id)
-    .bind(s.occurred_at)
-    .bind(s.discovered_at)
-    .bind(&s.round_type)
-    .bind(&s.round_flavor)
-    .bind(s.amount)
-    .bind(&s.currency)
-    .bind(&s.verification_status)
-    .bind(&s.country)
-    .bind(&s.region)
-    .bind(&s.city)
-    .bind(&s.source)
-    .bind(s.applicants)
-    .bind(&s.sort_text)
-    .bind(&s.title)
-    .bind(&s.person_key)
-    .bind(&s.payload)
-    .bind(now)
-    .execute(conn)
-    .await
-    .map(|r| r.rows_affected())
-    })?;
-    replace_companies(tx, s).await?;
-    replace_tags(tx, &s.id, &s.tags).await
-}
+const COLUMNS: &str = "id, kind, company_id, other_company_id, occurred_at, discovered_at, \
+     round_type, round_flavor, amount, currency, verification_status, country, region, city, \
+     source, applicants, sort_text, title, person_key, payload, created_at";
 
-async fn replace_companies(tx: &mut Tx, s: &SignalRow) -> Result<(), StoreError> {
-    on_tx!(tx, |conn| sqlx::query(
-        "DELETE FROM signal_companies WHERE signal_id = $1"
-    )
-    .bind(&s.id)
-    .execute(conn)
-    .await
-    .map(|r| r.rows_affected()))?;
-    let others = s.other_company_id.iter().filter(|o| **o != s.company_id);
-    for company_id in std::iter::once(&s.company_id).chain(others) {
-        on_tx!(tx, |conn| sqlx::query(
-            "INSERT INTO signal_companies (signal_id, kind, company_id, occurred_at) \
-             VALUES ($1, $2, $3, $4)"
-        )
-        .bind(&s.id)
-        .bind(s.kind)
-        .bind(company_id)
-        .bind(s.occurred_at)
-        .execute(conn)
-        .await
-        .map(|r| r.rows_affected()))?;
+const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
+     company_id = excluded.company_id, other_company_id = excluded.other_company_id, \
+     occurred_at = excluded.occurred_at, discovered_at = excluded.discovered_at, \
+     round_type = excluded.round_type, round_flavor = excluded.round_flavor, \
+     amount = excluded.amount, currency = excluded.currency, \
+     verification_status = excluded.verification_status, country = excluded.country, \
+     region = excluded.region, city = excluded.city, source = excluded.source, \
+     applicants = excluded.applicants, sort_text = excluded.sort_text, title = excluded.title, \
+     person_key = excluded.person_key, payload = excluded.payload";
+
+/// Inserts or replaces signals (each id at most once) with the companies they concern, their
+/// tags and search documents. `stored` holds the ids among them that are already stored, whose
+/// company and tag rows are replaced.
+pub async fn write_signals(
+    tx: &mut Tx,
+    rows: &[&SignalRow],
+    stored: &[&str],
+    now: i64,
+) -> Result<(), StoreError> {
+    for sql in [
+        "DELETE FROM signal_companies WHERE signal_id {in}",
+        "DELETE FROM signal_tags WHERE signal_id {in}",
+    ] {
+        execute_in(tx, sql, &[], stored).await?;
     }
+    upsert_rows(tx, rows, now).await?;
+    insert_companies_and_tags(tx, rows).await?;
+    let docs: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|s| {
+            (
+                s.id.as_str(),
+                s.search_body.as_str(),
+                s.search_description.as_str(),
+            )
+        })
+        .collect();
+    index_signals(tx, &docs).await
+}
+
+async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), StoreError> {
+    let postgres = matches!(tx, Tx::Postgres(_));
+    let mut values = Vec::with_capacity(rows.len() * 23);
+    for s in rows {
+        values.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
+        values.extend([
+            Val::Text(Some(&s.company_id)),
+            Val::opt(&s.other_company_id),
+        ]);
+        values.extend([
+            Val::Int(Some(s.occurred_at)),
+            Val::Int(Some(s.discovered_at)),
+        ]);
+        values.extend([
+            Val::opt(&s.round_type),
+            Val::opt(&s.round_flavor),
+            Val::Int(s.amount),
+        ]);
+        values.extend([
+            Val::opt(&s.currency),
+            Val::opt(&s.verification_status),
+            Val::opt(&s.country),
+        ]);
+        values.extend([
+            Val::opt(&s.region),
+            Val::opt(&s.city),
+            Val::opt(&s.source),
+            Val::Int(s.applicants),
+        ]);
+        values.extend([
+            Val::opt(&s.sort_text),
+            Val::opt(&s.title),
+            Val::opt(&s.person_key),
+        ]);
+        values.extend([Val::Text(Some(&s.payload)), Val::Int(Some(now))]);
+        if postgres {
+            values.push(Val::Text(Some(&s.search_body)));
+            values.push(Val::Text(Some(&s.search_description)));
+        }
+    }
+    let plain = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+    let (head, template, tail) = if postgres {
+        (
+            format!("INSERT INTO signals ({COLUMNS}, search_tsv, description_tsv) VALUES "),
+            format!("{plain}, to_tsvector('simple', ?), to_tsvector('simple', ?))"),
+            format!(
+                "{UPDATE}, search_tsv = excluded.search_tsv, \
+                 description_tsv = excluded.description_tsv"
+            ),
+        )
+    } else {
+        (
+            format!("INSERT INTO signals ({COLUMNS}) VALUES "),
+            format!("{plain})"),
+            UPDATE.to_string(),
+        )
+    };
+    let stmt = RowStatement {
+        head: &head,
+        template: &template,
+        tail: &tail,
+    };
+    execute_rows(tx, &stmt, &values).await?;
     Ok(())
 }
 
-async fn replace_tags(tx: &mut Tx, signal_id: &str, tags: &[String]) -> Result<(), StoreError> {
-    on_tx!(tx, |conn| sqlx::query(
-        "DELETE FROM signal_tags WHERE signal_id = $1"
-    )
-    .bind(signal_id)
-    .execute(conn)
-    .await
-    .map(|r| r.rows_affected()))?;
-    for tag in tags {
-        on_tx!(tx, |conn| sqlx::query(
-            "INSERT INTO signal_tags (signal_id, tag) VALUES ($1, $2) ON CONFLICT DO NOTHING"
-        )
-        .bind(signal_id)
-        .bind(tag)
-        .execute(conn)
-        .await
-        .map(|r| r.rows_affected()))?;
+/// One row per company a signal concerns (its own, and the other side when distinct), and one
+/// per distinct tag.
+async fn insert_companies_and_tags(tx: &mut Tx, rows: &[&SignalRow]) -> Result<(), StoreError> {
+    let mut companies = Vec::with_capacity(rows.len() * 4);
+    let mut tags = Vec::new();
+    for s in rows {
+        let others = s.other_company_id.iter().filter(|o| **o != s.company_id);
+        for company_id in std::iter::once(&s.company_id).chain(others) {
+            companies.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
+            companies.extend([Val::Text(Some(company_id)), Val::Int(Some(s.occurred_at))]);
+        }
+        let mut seen = HashSet::new();
+        for tag in s.tags.iter().filter(|t| seen.insert(t.as_str())) {
+            tags.extend([Val::Text(Some(&s.id)), Val::Text(Some(tag))]);
+        }
+    }
+    let statements = [
+        (
+            RowStatement {
+                head: "INSERT INTO signal_companies (signal_id, kind, company_id, occurred_at) \
+                       VALUES ",
+                template: "(?, ?, ?, ?)",
+                tail: " ON CONFLICT DO NOTHING",
+            },
+            companies,
+        ),
+        (
+            RowStatement {
+                head: "INSERT INTO signal_tags (signal_id, tag) VALUES ",
+                template: "(?, ?)",
+                tail: " ON CONFLICT DO NOTHING",
+            },
+            tags,
+        ),
+    ];
+    for (stmt, values) in &statements {
+        execute_rows(tx, stmt, values).await?;
     }
     Ok(())
 }

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::each_backend;
 use crate::lists_support::{
-    ACQUISITIONS, COMPANIES, Lists, assert_common_refusals,
+    ACQUISITIONS, COMPANIES, Case, Lists, assert_common_refusals,
     assert_date_bounds_are_whole_inclusive_days, assert_every_date_preset_selects_its_days,
     assert_paging_past_the_end, assert_ties_are_broken_by_id_across_pages, company, deal::*,
     keys_of, sorted,
@@ -357,7 +357,7 @@ async fn company_size_age_categories_industry_and_search_apply_to_the_acquired_c
 ) {
     let lists = Lists::with_known_data(backend).await;
 
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
+    let cases: &[Case] = &[
         (&[("employee_count_min", "1000")], &[VANDELAY_BUYS_INITECH]),
         (
             &[("employee_count_max", "12")],

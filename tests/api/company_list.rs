@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::each_backend;
-use crate::lists_support::{COMPANIES, Lists, company::*, keys_of, record_id, sorted, url};
+use crate::lists_support::{COMPANIES, Case, Lists, company::*, keys_of, record_id, sorted, url};
 use crate::support::Backend;
 
 each_backend!(
@@ -136,7 +136,10 @@ async fn every_company_record_has_the_same_fields_with_their_types(backend: Back
     ]);
     for row in &rows {
         assert_eq!(keys_of(row), expected_keys, "{row}");
-        assert!(row["foundedYear"].is_i64() && row["employeeCount"].is_i64(), "{row}");
+        assert!(
+            row["foundedYear"].is_i64() && row["employeeCount"].is_i64(),
+            "{row}"
+        );
         for list in ["categories", "keywords", "specialties"] {
             assert!(row[list].is_array(), "{list} is an array: {row}");
         }
@@ -192,7 +195,9 @@ async fn domain_is_an_exact_lookup_that_normalizes_scheme_www_port_path_and_slas
         );
     }
     assert_eq!(
-        lists.ids(COMPANIES, &[("domain", "acme.com,hooli.at")]).await,
+        lists
+            .ids(COMPANIES, &[("domain", "acme.com,hooli.at")])
+            .await,
         [HOOLI, ACME]
     );
     let response = lists.get(COMPANIES, &[("domain", "unknown.org")]).await;
@@ -226,7 +231,10 @@ async fn linkedin_url_is_an_exact_lookup_and_refuses_a_personal_profile(backend:
     }
     assert_eq!(
         lists
-            .ids(COMPANIES, &[("linkedin_url", "linkedin.com/company/globex-corp")])
+            .ids(
+                COMPANIES,
+                &[("linkedin_url", "linkedin.com/company/globex-corp")]
+            )
             .await,
         NONE
     );
@@ -271,7 +279,7 @@ async fn a_domain_and_a_linkedin_url_of_different_companies_give_nothing(backend
 async fn countries_and_exclude_countries_use_the_headquarters(backend: Backend) {
     let lists = Lists::with_companies(backend).await;
 
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
+    let cases: &[Case] = &[
         (&[("countries", "CH")], &[INITECH]),
         (&[("countries", "switzerland")], &[INITECH]),
         (&[("countries", "DACH")], &[INITECH, HOOLI, ACME]),
@@ -295,7 +303,7 @@ async fn countries_and_exclude_countries_use_the_headquarters(backend: Backend) 
 async fn industry_categories_and_subcategories_filter_companies(backend: Backend) {
     let lists = Lists::with_companies(backend).await;
 
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
+    let cases: &[Case] = &[
         (&[("industry", "Software")], &[NOWHERE, HOOLI, ACME]),
         (
             &[("industry", "healthcare,MANUFACTURING")],
@@ -318,8 +326,11 @@ async fn industry_categories_and_subcategories_filter_companies(backend: Backend
 async fn employee_count_and_founded_year_ranges_filter_companies(backend: Backend) {
     let lists = Lists::with_companies(backend).await;
 
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
-        (&[("employee_count_min", "500")], &[VANDELAY, INITECH, HOOLI]),
+    let cases: &[Case] = &[
+        (
+            &[("employee_count_min", "500")],
+            &[VANDELAY, INITECH, HOOLI],
+        ),
         (&[("employee_count_max", "12")], &[UMBRELLA, NOWHERE]),
         (
             &[("employee_count_min", "0"), ("employee_count_max", "40")],
@@ -472,7 +483,10 @@ async fn companies_sort_by_creation_time(backend: Backend) {
 
     assert_eq!(
         lists
-            .ids(COMPANIES, &[("sort_by", "created_at"), ("sort_order", "asc")])
+            .ids(
+                COMPANIES,
+                &[("sort_by", "created_at"), ("sort_order", "asc")]
+            )
             .await,
         ids
     );
@@ -499,7 +513,11 @@ async fn ties_are_broken_by_id_so_pages_never_repeat_or_skip_a_row(backend: Back
             let whole = lists
                 .ids(
                     COMPANIES,
-                    &[("sort_by", sort_by), ("sort_order", order), ("limit", "100")],
+                    &[
+                        ("sort_by", sort_by),
+                        ("sort_order", order),
+                        ("limit", "100"),
+                    ],
                 )
                 .await;
             if sort_by != "created_at" {
@@ -521,7 +539,10 @@ async fn ties_are_broken_by_id_so_pages_never_repeat_or_skip_a_row(backend: Back
                         .await,
                 );
             }
-            assert_eq!(paged, whole, "{sort_by} {order}: pages match the whole list");
+            assert_eq!(
+                paged, whole,
+                "{sort_by} {order}: pages match the whole list"
+            );
         }
     }
 }
@@ -556,6 +577,9 @@ async fn invalid_parameters_are_refused_naming_them(backend: Backend) {
     ];
     for (params, named) in cases {
         let message = lists.refused(COMPANIES, params).await;
-        assert!(message.contains(named), "{params:?} names {named}: {message}");
+        assert!(
+            message.contains(named),
+            "{params:?} names {named}: {message}"
+        );
     }
 }

@@ -9,8 +9,8 @@ use tokio::task::JoinSet;
 
 use crate::each_backend;
 use crate::lists_support::{
-    ACQUISITIONS, COMPANIES, FUNDING, HIRING, JOB_CHANGES, balance_of, companies,
-    import_signals, funding_rounds, url,
+    ACQUISITIONS, COMPANIES, FUNDING, HIRING, JOB_CHANGES, balance_of, companies, funding_rounds,
+    import_signals, url,
 };
 use crate::support::{Backend, Team, TestApp, TestResponse};
 
@@ -250,7 +250,11 @@ async fn twenty_concurrent_requests_with_five_credits_give_exactly_five_pages(ba
         }
     }
     remaining.sort_unstable();
-    assert_eq!(remaining, [0, 1, 2, 3, 4], "each success saw its own balance");
+    assert_eq!(
+        remaining,
+        [0, 1, 2, 3, 4],
+        "each success saw its own balance"
+    );
     assert_eq!(refused, 15);
     assert_eq!(balance_of(&app, &team).await, 0, "never negative");
 }

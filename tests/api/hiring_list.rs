@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::each_backend;
 use crate::lists_support::{
-    HIRING, Lists, assert_common_refusals, assert_date_bounds_are_whole_inclusive_days,
+    Case, HIRING, Lists, assert_common_refusals, assert_date_bounds_are_whole_inclusive_days,
     assert_every_date_preset_selects_its_days, assert_paging_past_the_end,
     assert_ties_are_broken_by_id_across_pages, company, hiring::*, keys_of, sorted,
 };
@@ -188,7 +188,10 @@ async fn every_hiring_record_has_the_same_fields_with_their_types(backend: Backe
         );
     }
     let by_id = |id: &str| rows.iter().find(|r| r["id"] == id).expect("the posting");
-    assert_eq!(by_id(GLOBEX_FRONTEND)["numApplicants"], "Over 200 applicants");
+    assert_eq!(
+        by_id(GLOBEX_FRONTEND)["numApplicants"],
+        "Over 200 applicants"
+    );
     assert_eq!(by_id(HOOLI_COFOUNDER)["numApplicants"], Value::Null);
     assert_eq!(by_id(NOWHERE_BACKEND)["companyCountry"], Value::Null);
     assert_eq!(by_id(NOWHERE_BACKEND)["isFreeAccess"], false);
@@ -213,7 +216,12 @@ async fn countries_match_the_job_country_or_the_headquarters(backend: Backend) {
     );
     assert_eq!(
         lists.ids(HIRING, &[("countries", "DACH")]).await,
-        [HOOLI_COFOUNDER, GLOBEX_FRONTEND, ACME_VP_ENGINEERING, INITECH_HEAD_OF_PRODUCT]
+        [
+            HOOLI_COFOUNDER,
+            GLOBEX_FRONTEND,
+            ACME_VP_ENGINEERING,
+            INITECH_HEAD_OF_PRODUCT
+        ]
     );
 }
 
@@ -246,9 +254,7 @@ async fn excluded_countries_drop_a_posting_when_either_country_matches_and_keep_
     );
 }
 
-async fn job_countries_and_company_countries_scope_one_side_and_combine_with_and(
-    backend: Backend,
-) {
+async fn job_countries_and_company_countries_scope_one_side_and_combine_with_and(backend: Backend) {
     let lists = Lists::with_known_data(backend).await;
 
     assert_eq!(
@@ -409,11 +415,15 @@ async fn description_combines_terms_with_and_phrases_or_and_exclusions(backend: 
         "a phrase keeps its word order"
     );
     assert_eq!(
-        lists.ids(HIRING, &[("description", "rust OR python")]).await,
+        lists
+            .ids(HIRING, &[("description", "rust OR python")])
+            .await,
         [VANDELAY_DATA, ACME_VP_ENGINEERING]
     );
     assert_eq!(
-        lists.ids(HIRING, &[("description", "kubernetes -java")]).await,
+        lists
+            .ids(HIRING, &[("description", "kubernetes -java")])
+            .await,
         [INITECH_HEAD_OF_PRODUCT]
     );
     assert_eq!(
@@ -438,14 +448,20 @@ async fn a_description_of_only_exclusions_is_refused(backend: Backend) {
 async fn positions_departments_and_seniorities_come_from_the_title(backend: Backend) {
     let lists = Lists::with_known_data(backend).await;
 
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
-        (&[("positions", "vp of engineering")], &[ACME_VP_ENGINEERING]),
+    let cases: &[Case] = &[
+        (
+            &[("positions", "vp of engineering")],
+            &[ACME_VP_ENGINEERING],
+        ),
         (&[("seniorities", "vp")], &[ACME_VP_ENGINEERING]),
         (
             &[("departments", "engineering"), ("seniorities", "vp")],
             &[ACME_VP_ENGINEERING],
         ),
-        (&[("positions", "Head of Product")], &[INITECH_HEAD_OF_PRODUCT]),
+        (
+            &[("positions", "Head of Product")],
+            &[INITECH_HEAD_OF_PRODUCT],
+        ),
         (&[("seniorities", "head")], &[INITECH_HEAD_OF_PRODUCT]),
         (&[("departments", "product")], &[INITECH_HEAD_OF_PRODUCT]),
         (&[("positions", "cto,co-founder")], &[HOOLI_COFOUNDER]),
@@ -489,7 +505,12 @@ async fn team_size_buckets_use_the_company_employee_count(backend: Backend) {
 
     assert_eq!(
         lists.ids(HIRING, &[("team_size", "11-50")]).await,
-        [NOWHERE_BACKEND, NOWHERE_MARKETING, GLOBEX_JAVA, GLOBEX_FRONTEND]
+        [
+            NOWHERE_BACKEND,
+            NOWHERE_MARKETING,
+            GLOBEX_JAVA,
+            GLOBEX_FRONTEND
+        ]
     );
     assert_eq!(
         lists.ids(HIRING, &[("team_size", "1000-plus")]).await,
@@ -530,7 +551,9 @@ async fn categories_subcategories_and_company_identity_filter_the_company(backen
     let lists = Lists::with_known_data(backend).await;
 
     assert_eq!(
-        lists.ids(HIRING, &[("categories", "payments|hardware")]).await,
+        lists
+            .ids(HIRING, &[("categories", "payments|hardware")])
+            .await,
         [VANDELAY_DATA, GLOBEX_JAVA, GLOBEX_FRONTEND]
     );
     assert_eq!(
@@ -539,13 +562,17 @@ async fn categories_subcategories_and_company_identity_filter_the_company(backen
     );
     assert_eq!(
         lists
-            .ids(HIRING, &[("company_linkedin_url", "https://www.linkedin.com/company/globex/")])
+            .ids(
+                HIRING,
+                &[(
+                    "company_linkedin_url",
+                    "https://www.linkedin.com/company/globex/"
+                )]
+            )
             .await,
         [GLOBEX_JAVA, GLOBEX_FRONTEND]
     );
-    let rows = lists
-        .rows(HIRING, &[("company_name", "Nowhere Lbs")])
-        .await;
+    let rows = lists.rows(HIRING, &[("company_name", "Nowhere Lbs")]).await;
     let ids: Vec<&Value> = rows.iter().map(|r| &r["id"]).collect();
     assert_eq!(ids, [NOWHERE_BACKEND, NOWHERE_MARKETING]);
     assert!(rows.iter().all(|r| r["match_confidence"] == "fuzzy"));
@@ -562,7 +589,10 @@ async fn categories_subcategories_and_company_identity_filter_the_company(backen
         NONE
     );
     let message = lists
-        .refused(HIRING, &[("company_linkedin_url", "linkedin.com/in/someone")])
+        .refused(
+            HIRING,
+            &[("company_linkedin_url", "linkedin.com/in/someone")],
+        )
         .await;
     assert!(message.contains("company_linkedin_url"), "{message}");
 }
@@ -573,13 +603,19 @@ async fn date_from_and_date_to_filter_on_the_posting_date(backend: Backend) {
     // Vandelay posted on 20 January but the posting was created on 25 March.
     assert_eq!(
         lists
-            .ids(HIRING, &[("dateFrom", "2025-01-01"), ("dateTo", "2025-01-31")])
+            .ids(
+                HIRING,
+                &[("dateFrom", "2025-01-01"), ("dateTo", "2025-01-31")]
+            )
             .await,
         [VANDELAY_DATA]
     );
     assert_eq!(
         lists
-            .ids(HIRING, &[("dateFrom", "2025-03-20"), ("dateTo", "2025-03-28")])
+            .ids(
+                HIRING,
+                &[("dateFrom", "2025-03-20"), ("dateTo", "2025-03-28")]
+            )
             .await,
         [NOWHERE_BACKEND, NOWHERE_MARKETING]
     );

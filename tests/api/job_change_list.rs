@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::each_backend;
 use crate::lists_support::{
-    JOB_CHANGES, Lists, assert_common_refusals, assert_date_bounds_are_whole_inclusive_days,
+    Case, JOB_CHANGES, Lists, assert_common_refusals, assert_date_bounds_are_whole_inclusive_days,
     assert_every_date_preset_selects_its_days, assert_paging_past_the_end,
     assert_ties_are_broken_by_id_across_pages, job_change::*, keys_of, sorted,
 };
@@ -49,7 +49,9 @@ async fn the_job_change_list_answers_in_the_paginated_envelope_and_charges_one_c
 ) {
     let lists = Lists::with_known_data(backend).await;
 
-    let response = lists.get(JOB_CHANGES, &[("limit", "2"), ("page", "2")]).await;
+    let response = lists
+        .get(JOB_CHANGES, &[("limit", "2"), ("page", "2")])
+        .await;
 
     assert_eq!(response.status, 200, "{:?}", response.body);
     assert_eq!(
@@ -284,7 +286,10 @@ async fn person_linkedin_url_is_an_exact_profile_match(backend: Backend) {
     }
     assert_eq!(
         lists
-            .ids(JOB_CHANGES, &[("personLinkedinUrl", "linkedin.com/in/jane")])
+            .ids(
+                JOB_CHANGES,
+                &[("personLinkedinUrl", "linkedin.com/in/jane")]
+            )
             .await,
         NONE,
         "not a partial match"
@@ -292,7 +297,10 @@ async fn person_linkedin_url_is_an_exact_profile_match(backend: Backend) {
     let message = lists
         .refused(
             JOB_CHANGES,
-            &[("personLinkedinUrl", "https://www.linkedin.com/company/acme-corp")],
+            &[(
+                "personLinkedinUrl",
+                "https://www.linkedin.com/company/acme-corp",
+            )],
         )
         .await;
     assert!(message.contains("personLinkedinUrl"), "{message}");
@@ -312,7 +320,10 @@ async fn company_linkedin_url_and_its_legacy_alias_name_the_new_company(backend:
         assert_eq!(ids, [JOHN_VP_SALES_AT_GLOBEX], "{name}");
         assert_eq!(rows[0]["match_confidence"], "exact");
         let message = lists
-            .refused(JOB_CHANGES, &[(name, "https://www.linkedin.com/in/jane-doe")])
+            .refused(
+                JOB_CHANGES,
+                &[(name, "https://www.linkedin.com/in/jane-doe")],
+            )
             .await;
         assert!(message.contains(name), "{message}");
     }
@@ -331,7 +342,7 @@ async fn company_linkedin_url_and_its_legacy_alias_name_the_new_company(backend:
 async fn new_role_source_and_keyword_filter_the_change(backend: Backend) {
     let lists = Lists::with_known_data(backend).await;
 
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
+    let cases: &[Case] = &[
         (&[("new_role", "vp")], &[JOHN_VP_SALES_AT_GLOBEX]),
         (&[("new_role", "Chief")], &[JANE_CTO_AT_ACME]),
         (
@@ -357,7 +368,11 @@ async fn new_role_source_and_keyword_filter_the_change(backend: Backend) {
         (&[("keyword", "blockchain")], &[]),
     ];
     for (params, expected) in cases {
-        assert_eq!(lists.ids(JOB_CHANGES, params).await, *expected, "{params:?}");
+        assert_eq!(
+            lists.ids(JOB_CHANGES, params).await,
+            *expected,
+            "{params:?}"
+        );
     }
     let message = lists.refused(JOB_CHANGES, &[("source", "twitter")]).await;
     assert!(message.contains("twitter"), "{message}");
@@ -366,9 +381,12 @@ async fn new_role_source_and_keyword_filter_the_change(backend: Backend) {
 async fn positions_departments_and_seniorities_come_from_the_new_role(backend: Backend) {
     let lists = Lists::with_known_data(backend).await;
 
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
+    let cases: &[Case] = &[
         (&[("positions", "cto")], &[JANE_CTO_AT_ACME]),
-        (&[("positions", "ceo,co-founder")], &[MAX_COFOUNDER_AT_HOOLI]),
+        (
+            &[("positions", "ceo,co-founder")],
+            &[MAX_COFOUNDER_AT_HOOLI],
+        ),
         (&[("positions", "vp of sales")], &[JOHN_VP_SALES_AT_GLOBEX]),
         (
             &[("positions", "engineering manager")],
@@ -393,7 +411,10 @@ async fn positions_departments_and_seniorities_come_from_the_new_role(backend: B
         ),
         (&[("seniorities", "founder")], &[MAX_COFOUNDER_AT_HOOLI]),
         (&[("seniorities", "vp")], &[JOHN_VP_SALES_AT_GLOBEX]),
-        (&[("seniorities", "head")], &[ANA_HEAD_OF_MARKETING_AT_NOWHERE]),
+        (
+            &[("seniorities", "head")],
+            &[ANA_HEAD_OF_MARKETING_AT_NOWHERE],
+        ),
         (
             &[("seniorities", "manager")],
             &[LI_ENGINEERING_MANAGER_AT_VANDELAY],
@@ -404,7 +425,11 @@ async fn positions_departments_and_seniorities_come_from_the_new_role(backend: B
         ),
     ];
     for (params, expected) in cases {
-        assert_eq!(lists.ids(JOB_CHANGES, params).await, *expected, "{params:?}");
+        assert_eq!(
+            lists.ids(JOB_CHANGES, params).await,
+            *expected,
+            "{params:?}"
+        );
     }
 }
 

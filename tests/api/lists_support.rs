@@ -78,6 +78,9 @@ pub mod job_change {
 // The fixture: a running service, a team with plenty of credits, and the data loaded
 // ---------------------------------------------------------------------------------------------
 
+/// One filter case: the query parameters and the ids expected back, in order.
+pub type Case<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str]);
+
 /// A running service with a team to read the lists as.
 pub struct Lists {
     pub app: TestApp,

@@ -2,11 +2,17 @@
 
 mod support;
 
+mod acquisition_list;
 mod admin;
+mod company_list;
+mod credits;
 mod errors;
 mod funding_list;
+mod hiring_list;
 mod isolation;
+mod job_change_list;
 mod lists_support;
 mod monitors;
 mod ops;
+mod signal_import;
 mod targets;

@@ -14,6 +14,7 @@ use crate::ingest::records::parse_records;
 use crate::ingest::signals::ingest_signals;
 use crate::ingest::{RecordError, ingest_companies, ingest_people};
 use crate::research::sweep_pending_targets;
+use crate::store::versions::mark_data_changed;
 
 /// Reads an import body (JSON array or NDJSON) into per-record results.
 async fn read_records<T: serde::de::DeserializeOwned>(
@@ -42,6 +43,7 @@ pub async fn import_companies(
 ) -> Result<Response, ApiError> {
     let records = read_records::<CompanyRecord>(req).await?;
     let report = ingest_companies(&state.db, records).await?;
+    mark_data_changed(&state.db).await?;
     Ok(ok("admin.companies.import", report))
 }
 
@@ -52,6 +54,7 @@ pub async fn import_people(
 ) -> Result<Response, ApiError> {
     let records = read_records::<PersonRecord>(req).await?;
     let report = ingest_people(&state.db, records).await?;
+    mark_data_changed(&state.db).await?;
     Ok(ok("admin.people.import", report))
 }
 
@@ -77,6 +80,7 @@ pub async fn import_signals(
     })?;
     let records = read_records::<Record>(req).await?;
     let report = ingest_signals(&state.db, kind, records).await?;
+    mark_data_changed(&state.db).await?;
     Ok(ok("admin.signals.import", report))
 }
 

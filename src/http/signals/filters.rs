@@ -128,7 +128,7 @@ fn sort_fields(kind: SignalType) -> (&'static [(&'static str, &'static str)], &'
                 ("created_at", "s.discovered_at"),
                 ("title", "lower(s.title)"),
                 ("company_name", "lower(c.name)"),
-                ("location", "lower(s.city)"),
+                ("location", "lower(s.sort_text)"),
             ],
             "created_at",
         ),

@@ -40,7 +40,7 @@ async fn list(
     let request = parse_request(&state.db, kind, params).await?;
     let endpoint = endpoint_name(kind);
     let team = principal.team_id.as_str();
-    let total = count_signals(&state.db, &request.query).await?;
+    let total = count_signals(&state.db, &state.counts, &request.query).await?;
     let pagination = PagePagination::new(request.paging.page, request.paging.limit, total);
     charged_list(
         state,

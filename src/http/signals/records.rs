@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::domain::signal_type::SignalType;
-use crate::domain::time::format_ms;
+use crate::domain::time::{format_ms, parse_rfc3339_ms};
 use crate::store::signal_lists::SignalListRow;
 
 /// Builds the record of a list answer for `row`, with the given `match_confidence`.
@@ -140,15 +140,11 @@ fn hiring(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str
         ],
     );
     put(out, "datePosted", json!(format_ms(row.occurred_at)));
+    put(out, "validThrough", timestamp_value(field("validThrough")));
     copy(
         out,
         field,
-        &[
-            "validThrough",
-            "employmentType",
-            "seniorityLevel",
-            "jobFunction",
-        ],
+        &["employmentType", "seniorityLevel", "jobFunction"],
     );
     copy(out, field, &["industries"]);
     put(out, "numApplicants", text_value(field("numApplicants")));
@@ -200,6 +196,14 @@ fn lower_case(value: Value) -> Value {
     match value {
         Value::String(s) => Value::String(s.to_lowercase()),
         other => other,
+    }
+}
+
+/// An RFC 3339 timestamp in the service's form (UTC, milliseconds); other values as stored.
+fn timestamp_value(value: Value) -> Value {
+    match value.as_str().and_then(parse_rfc3339_ms) {
+        Some(ms) => json!(format_ms(ms)),
+        None => value,
     }
 }
 

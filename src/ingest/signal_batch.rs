@@ -1,0 +1,205 @@
+//! Storing a batch of signal records of one kind in one transaction, set-wise. The pure work
+//! (rows, tags, search text, company identifiers) is done first and apart from the database
+//! ([`prepare_signals`]); then the batch's companies are looked up together, the companies
+//! records name but nobody knows are created, and every row is written with multi-row
+//! statements. Each record sees what it would have seen had the records been stored one at a
+//! time: a record finds a company created by an earlier one, a repeated id is inserted once and
+//! then updated.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use super::RecordError;
+use super::company_index::{CompanyIndex, Identifiers};
+use super::fields::Record;
+use super::session::ImportSession;
+use super::signal_company::{
+    CompanyRef, MAIN_COMPANY, PREVIOUS_COMPANY, acquirer_ref, company_ref,
+};
+use super::signals::build_row;
+use super::{stored_company, write_companies};
+use crate::domain::signal_type::SignalType;
+use crate::domain::time::now_ms;
+use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
+use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
+use crate::store::{Db, StoreError, Tx, new_id};
+
+/// What a signal ingest call stored and refused.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SignalReport {
+    pub inserted: usize,
+    pub updated: usize,
+    pub ids: Vec<String>,
+    pub invalid: Vec<RecordError>,
+}
+
+const NO_COMPANY: &str =
+    "no company: give companyId, companyWebsite, companyLinkedin or companyName";
+
+/// One signal record ready to store.
+#[derive(Debug)]
+pub struct PreparedSignal {
+    index: usize,
+    main: CompanyRef,
+    other: Option<CompanyRef>,
+    row: Result<SignalRow, String>,
+}
+
+/// Signal records of one kind turned into rows, ready to store.
+#[derive(Debug)]
+pub struct PreparedSignals {
+    records: Vec<Result<PreparedSignal, RecordError>>,
+}
+
+/// Turns signal records into rows and company references (no database work).
+pub fn prepare_signals(
+    kind: SignalType,
+    records: Vec<Result<Record, RecordError>>,
+) -> PreparedSignals {
+    let records = records
+        .into_iter()
+        .enumerate()
+        .map(|(index, record)| {
+            let record = record?;
+            let other = match kind {
+                SignalType::Acquisition => Some(acquirer_ref(&record)),
+                SignalType::JobChange => Some(company_ref(&record, &PREVIOUS_COMPANY)),
+                _ => None,
+            };
+            Ok(PreparedSignal {
+                index,
+                main: company_ref(&record, &MAIN_COMPANY),
+                other,
+                row: build_row(kind, &record),
+            })
+        })
+        .collect();
+    PreparedSignals { records }
+}
+
+/// Stores signal records of one kind in one transaction; bad records are reported by index.
+pub async fn ingest_signals(
+    db: &Db,
+    kind: SignalType,
+    records: Vec<Result<Record, RecordError>>,
+) -> Result<SignalReport, StoreError> {
+    let mut session = ImportSession::new();
+    store_signals(db, &mut session, prepare_signals(kind, records)).await
+}
+
+/// Stores prepared signal records in one transaction; bad records are reported by index.
+pub async fn store_signals(
+    db: &Db,
+    session: &mut ImportSession,
+    prepared: PreparedSignals,
+) -> Result<SignalReport, StoreError> {
+    let now = now_ms();
+    let mut tx = db.begin().await?;
+    let wanted: Vec<&Identifiers> = prepared
+        .records
+        .iter()
+        .flatten()
+        .flat_map(|p| std::iter::once(&p.main).chain(&p.other))
+        .map(|r| &r.ids)
+        .collect();
+    let mut index = CompanyIndex::load(&mut tx, Some(session), &wanted).await?;
+    let mut created = Vec::new();
+    let mut report = SignalReport::default();
+    let mut rows = Vec::new();
+    for record in prepared.records {
+        let resolved = record.and_then(|p| resolve(&mut index, &mut created, now, p));
+        match resolved {
+            Ok(row) => rows.push(row),
+            Err(err) => report.invalid.push(err),
+        }
+    }
+    let order: Vec<_> = created.iter().map(stored_company).collect();
+    write_companies(&mut tx, &created, &[], &order, now).await?;
+    write_rows(&mut tx, &rows, now, &mut report).await?;
+    tx.commit().await?;
+    session.remember_companies(created.iter().map(|c| c.id.as_str()));
+    session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
+    session.remember_companies(rows.iter().filter_map(|r| r.other_company_id.as_deref()));
+    Ok(report)
+}
+
+/// The record's row with its companies, creating the unknown ones it names.
+fn resolve(
+    index: &mut CompanyIndex,
+    created: &mut Vec<CompanyRow>,
+    now: i64,
+    prepared: PreparedSignal,
+) -> Result<SignalRow, RecordError> {
+    let error = |error: String| RecordError {
+        index: prepared.index,
+        error,
+    };
+    let Some(company_id) = find_or_create(index, created, now, &prepared.main) else {
+        return Err(error(NO_COMPANY.into()));
+    };
+    let other = prepared
+        .other
+        .as_ref()
+        .and_then(|other| find_or_create(index, created, now, other));
+    let mut row = prepared.row.map_err(error)?;
+    row.company_id = company_id;
+    row.other_company_id = other;
+    Ok(row)
+}
+
+/// The company `company` designates; else, when it carries the fields, a new one.
+fn find_or_create(
+    index: &mut CompanyIndex,
+    created: &mut Vec<CompanyRow>,
+    now: i64,
+    company: &CompanyRef,
+) -> Option<String> {
+    if let Some(id) = index.find_any(&company.ids) {
+        return Some(id);
+    }
+    let record = company.create.clone()?;
+    let keys = DerivedKeys::of(&record);
+    let id = record.id.clone().unwrap_or_else(new_id);
+    let (domain, linkedin) = (keys.domain.as_deref(), keys.linkedin_key.as_deref());
+    index.record_write(&id, domain, linkedin, now);
+    created.push(CompanyRow {
+        id: id.clone(),
+        record,
+        keys,
+    });
+    Some(id)
+}
+
+/// Writes the rows (a repeated id: the last record wins) and counts each record as inserted
+/// (its id's first appearance, not stored before) or updated.
+async fn write_rows(
+    tx: &mut Tx,
+    rows: &[SignalRow],
+    now: i64,
+    report: &mut SignalReport,
+) -> Result<(), StoreError> {
+    let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let existing = existing_signal_ids(tx, &ids).await?;
+    let mut seen = HashSet::new();
+    let mut last: HashMap<&str, usize> = HashMap::new();
+    for (position, row) in rows.iter().enumerate() {
+        if seen.insert(row.id.as_str()) && !existing.contains(&row.id) {
+            report.inserted += 1;
+        } else {
+            report.updated += 1;
+        }
+        report.ids.push(row.id.clone());
+        last.insert(row.id.as_str(), position);
+    }
+    let written: Vec<&SignalRow> = rows
+        .iter()
+        .enumerate()
+        .filter(|(position, row)| last.get(row.id.as_str()) == Some(position))
+        .map(|(_, row)| row)
+        .collect();
+    let stored: Vec<&str> = existing.iter().map(String::as_str).collect();
+    write_signals(tx, &written, &stored, now).await
+}

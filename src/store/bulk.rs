@@ -1,0 +1,253 @@
+//! Set-wise statements for bulk writes on both backends: multi-row `INSERT … VALUES (…), (…)`
+//! statements of a bounded size, and `IN (…)` lists (`= ANY($n)` with one array parameter on
+//! PostgreSQL, chunked placeholder lists on SQLite).
+
+use sqlx::FromRow;
+use sqlx::postgres::PgRow;
+use sqlx::sqlite::SqliteRow;
+
+use super::{StoreError, Tx, placeholders};
+
+/// One bound value of a bulk statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Val<'a> {
+    Text(Option<&'a str>),
+    Int(Option<i64>),
+}
+
+impl<'a> Val<'a> {
+    /// An optional text value.
+    pub fn opt(value: &'a Option<String>) -> Val<'a> {
+        Val::Text(value.as_deref())
+    }
+
+    /// A text value.
+    pub fn text(value: &'a str) -> Val<'a> {
+        Val::Text(Some(value))
+    }
+}
+
+/// Most parameters one statement binds (SQLite's limit is 32,766, PostgreSQL's 65,535).
+const MAX_PARAMS: usize = 32_000;
+
+/// Most rows one multi-row statement writes.
+const MAX_ROWS: usize = 500;
+
+/// Binds `$vals` (an iterator of [`Val`]) to the query `$q` in order.
+macro_rules! bind_vals {
+    ($q:expr, $vals:expr) => {{
+        let mut q = $q;
+        for v in $vals {
+            q = match *v {
+                Val::Text(t) => q.bind(t),
+                Val::Int(i) => q.bind(i),
+            };
+        }
+        q
+    }};
+}
+
+/// A multi-row statement: `head`, then `template` once per row, comma-separated, then `tail`.
+/// Every `?` of the template is one value of the row, numbered `$n` as the rows are laid out.
+#[derive(Debug, Clone, Copy)]
+pub struct RowStatement<'s> {
+    pub head: &'s str,
+    pub template: &'s str,
+    pub tail: &'s str,
+}
+
+impl RowStatement<'_> {
+    /// Values per row.
+    fn width(&self) -> usize {
+        self.template.matches('?').count()
+    }
+
+    /// The SQL text for `rows` rows.
+    fn sql(&self, rows: usize) -> String {
+        let mut sql = String::with_capacity(self.head.len() + rows * self.template.len() * 2);
+        sql.push_str(self.head);
+        let mut n = 0;
+        for row in 0..rows {
+            if row > 0 {
+                sql.push_str(", ");
+            }
+            for (i, part) in self.template.split('?').enumerate() {
+                if i > 0 {
+                    n += 1;
+                    sql.push('$');
+                    sql.push_str(&n.to_string());
+                }
+                sql.push_str(part);
+            }
+        }
+        sql.push_str(self.tail);
+        sql
+    }
+
+    /// Rows per statement.
+    fn rows_per_statement(&self) -> usize {
+        (MAX_PARAMS / self.width().max(1)).clamp(1, MAX_ROWS)
+    }
+}
+
+/// Runs `stmt` over `values` (rows laid out one after another, `width` values each) in as few
+/// statements as the limits allow; returns the rows affected.
+pub async fn execute_rows(
+    tx: &mut Tx,
+    stmt: &RowStatement<'_>,
+    values: &[Val<'_>],
+) -> Result<u64, StoreError> {
+    let width = stmt.width().max(1);
+    let mut affected = 0;
+    for chunk in values.chunks(width * stmt.rows_per_statement()) {
+        let sql = stmt.sql(chunk.len() / width);
+        affected += crate::on_tx!(tx, |conn| bind_vals!(
+            sqlx::query(sqlx::AssertSqlSafe(sql)),
+            chunk
+        )
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?;
+    }
+    Ok(affected)
+}
+
+/// Runs `stmt` over `values` as [`execute_rows`] does and collects the rows it returns.
+pub async fn fetch_rows<T>(
+    tx: &mut Tx,
+    stmt: &RowStatement<'_>,
+    values: &[Val<'_>],
+) -> Result<Vec<T>, StoreError>
+where
+    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin,
+{
+    let width = stmt.width().max(1);
+    let mut out = Vec::new();
+    for chunk in values.chunks(width * stmt.rows_per_statement()) {
+        let sql = stmt.sql(chunk.len() / width);
+        let rows: Vec<T> = crate::on_tx!(tx, |conn| bind_vals!(
+            sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql)),
+            chunk
+        )
+        .fetch_all(conn)
+        .await)?;
+        out.extend(rows);
+    }
+    Ok(out)
+}
+
+/// `sql` with its `{in}` marker written for `count` list values after `fixed` parameters.
+fn in_list_sql(tx: &Tx, sql: &str, fixed: usize, count: usize) -> String {
+    let list = match tx {
+        Tx::Sqlite(_) => format!("IN ({})", placeholders(fixed + 1, count)),
+        Tx::Postgres(_) => format!("= ANY(${})", fixed + 1),
+    };
+    sql.replace("{in}", &list)
+}
+
+/// Runs a query whose `{in}` marker stands for "is one of `list`", after the `fixed` parameters
+/// `$1…$k`, and collects its rows. Nothing runs for an empty list.
+pub async fn select_in<T>(
+    tx: &mut Tx,
+    sql: &str,
+    fixed: &[Val<'_>],
+    list: &[&str],
+) -> Result<Vec<T>, StoreError>
+where
+    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin,
+{
+    let mut out = Vec::new();
+    for chunk in list_chunks(tx, fixed.len(), list) {
+        let sql = in_list_sql(tx, sql, fixed.len(), chunk.len());
+        let rows: Vec<T> = match tx {
+            Tx::Sqlite(t) => {
+                let vals = with_list(fixed, chunk);
+                bind_vals!(sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql)), &vals)
+                    .fetch_all(&mut **t)
+                    .await?
+            }
+            Tx::Postgres(t) => {
+                let q = bind_vals!(sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql)), fixed);
+                q.bind(chunk).fetch_all(&mut **t).await?
+            }
+        };
+        out.extend(rows);
+    }
+    Ok(out)
+}
+
+/// Runs a statement whose `{in}` marker stands for "is one of `list`" (see [`select_in`]);
+/// returns the rows affected.
+pub async fn execute_in(
+    tx: &mut Tx,
+    sql: &str,
+    fixed: &[Val<'_>],
+    list: &[&str],
+) -> Result<u64, StoreError> {
+    let mut affected = 0;
+    for chunk in list_chunks(tx, fixed.len(), list) {
+        let sql = in_list_sql(tx, sql, fixed.len(), chunk.len());
+        affected += match tx {
+            Tx::Sqlite(t) => {
+                let vals = with_list(fixed, chunk);
+                bind_vals!(sqlx::query(sqlx::AssertSqlSafe(sql)), &vals)
+                    .execute(&mut **t)
+                    .await?
+                    .rows_affected()
+            }
+            Tx::Postgres(t) => {
+                let q = bind_vals!(sqlx::query(sqlx::AssertSqlSafe(sql)), fixed);
+                q.bind(chunk).execute(&mut **t).await?.rows_affected()
+            }
+        };
+    }
+    Ok(affected)
+}
+
+/// The list in pieces one statement can take: one piece on PostgreSQL (an array parameter).
+fn list_chunks<'l, 'v>(tx: &Tx, fixed: usize, list: &'l [&'v str]) -> Vec<&'l [&'v str]> {
+    match tx {
+        _ if list.is_empty() => Vec::new(),
+        Tx::Sqlite(_) => list.chunks(MAX_PARAMS - fixed).collect(),
+        Tx::Postgres(_) => vec![list],
+    }
+}
+
+/// The fixed parameters followed by each list value as its own parameter (SQLite).
+fn with_list<'v>(fixed: &[Val<'v>], list: &[&'v str]) -> Vec<Val<'v>> {
+    fixed
+        .iter()
+        .copied()
+        .chain(list.iter().map(|v| Val::Text(Some(*v))))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_numbered_in_order_across_the_template() {
+        let stmt = RowStatement {
+            head: "INSERT INTO t (a, b) VALUES ",
+            template: "(?, lower(?))",
+            tail: " ON CONFLICT DO NOTHING",
+        };
+        assert_eq!(
+            stmt.sql(2),
+            "INSERT INTO t (a, b) VALUES ($1, lower($2)), ($3, lower($4)) ON CONFLICT DO NOTHING"
+        );
+        assert_eq!(stmt.rows_per_statement(), MAX_ROWS);
+    }
+
+    #[test]
+    fn wide_rows_stay_under_the_parameter_limit() {
+        let template = format!("({})", vec!["?"; 100].join(", "));
+        let stmt = RowStatement {
+            head: "",
+            template: &template,
+            tail: "",
+        };
+        assert_eq!(stmt.rows_per_statement(), 320);
+    }
+}
