@@ -26,6 +26,7 @@ each_backend!(
     a_signal_import_needs_the_admin_token,
     the_import_command_loads_a_directory_and_the_lists_show_it,
     the_import_command_is_idempotent,
+    a_count_asked_before_an_import_reflects_the_import_right_after_it,
 );
 
 async fn import(lists: &Lists, kind: &str, body: Value) -> TestResponse {
@@ -569,4 +570,31 @@ async fn the_import_command_is_idempotent(backend: Backend) {
         let count = lists.get(path, &[("count", "true")]).await;
         assert_eq!(count.body["pagination"]["totalCount"], total, "{path}");
     }
+}
+
+async fn a_count_asked_before_an_import_reflects_the_import_right_after_it(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    let count = |response: TestResponse| response.body["pagination"]["totalCount"].clone();
+    assert_eq!(
+        count(lists.get(FUNDING, &[("count", "true")]).await),
+        json!(0)
+    );
+    assert_eq!(
+        count(lists.get(FUNDING, &[("count", "true")]).await),
+        json!(0)
+    );
+
+    let imported = import(
+        &lists,
+        "funding",
+        json!([seed_round(funding::ACME_SERIES_A, 1_000_000, "seed")]),
+    )
+    .await;
+    assert_eq!(imported.status, 200, "{:?}", imported.body);
+
+    assert_eq!(
+        count(lists.get(FUNDING, &[("count", "true")]).await),
+        json!(1)
+    );
+    assert_eq!(lists.ids(FUNDING, &[]).await, [funding::ACME_SERIES_A]);
 }
