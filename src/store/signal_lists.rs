@@ -69,8 +69,14 @@ pub async fn list_signals(db: &Db, q: &SignalQuery) -> Result<Vec<SignalListRow>
     };
     let limit = c.int(q.limit);
     let offset = c.int(q.offset);
+    // Dates are never null: leaving NULLS LAST out lets the (kind, date, id) index give the order.
+    let nulls = if q.sort_column.starts_with("s.") && q.sort_column.ends_with("_at") {
+        ""
+    } else {
+        " NULLS LAST"
+    };
     let sql = format!(
-        "{SELECT}{FROM}{} ORDER BY {} {direction} NULLS LAST, s.id {direction} \
+        "{SELECT}{FROM}{} ORDER BY {} {direction}{nulls}, s.id {direction} \
          LIMIT {limit} OFFSET {offset}",
         c.where_clause(),
         q.sort_column
