@@ -100,6 +100,9 @@ fn company_with_job_changes(dir: &Path) -> anyhow::Result<(String, String)> {
                 .trim_start_matches("www.")
                 .trim_end_matches('/')
                 .to_string();
+            if name.is_empty() || domain.is_empty() {
+                bail!("company {id} of the first job change has no name or website");
+            }
             return Ok((name, domain));
         }
     }

@@ -80,6 +80,8 @@ async fn send(
 
 /// The single-client phase: per request of the mix, its latencies.
 pub struct Sequential {
+    /// The first answer to each request after the server started (cold caches).
+    pub cold: Vec<Duration>,
     pub per_request: Vec<Vec<Duration>>,
     pub rounds: u32,
     pub failures: Failures,
@@ -93,10 +95,13 @@ pub async fn sequential(
 ) -> anyhow::Result<Sequential> {
     let client = client()?;
     let mut failures = Failures::default();
+    let mut cold = Vec::with_capacity(target.requests.len());
     for request in target.requests.iter() {
+        let t = Instant::now();
         if let Err(e) = send(&client, target, request).await {
             failures.record(format!("(warm-up) {e}"));
         }
+        cold.push(t.elapsed());
     }
     let mut per_request = vec![Vec::new(); target.requests.len()];
     let started = Instant::now();
@@ -113,6 +118,7 @@ pub async fn sequential(
         done += 1;
     }
     Ok(Sequential {
+        cold,
         per_request,
         rounds: done,
         failures,

@@ -58,6 +58,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         data: &data,
         mix: &mix,
         connections: args.connections,
+        build: build_description(&args, &signalwatch),
     };
     let mut text = report::render(&ctx, &machine(), &results);
     for e in &errors {
@@ -157,6 +158,34 @@ fn signalwatch_binary(args: &Args) -> anyhow::Result<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(|| manifest.join("target"));
     Ok(target_dir.join("release").join("signalwatch"))
+}
+
+/// Which signalwatch was measured: the given binary, or the source revision it was built from.
+fn build_description(args: &Args, signalwatch: &Path) -> String {
+    if args.signalwatch.is_some() {
+        let modified = std::fs::metadata(signalwatch)
+            .and_then(|m| m.modified())
+            .map(|t| {
+                chrono::DateTime::<chrono::Utc>::from(t)
+                    .format("%Y-%m-%d %H:%M UTC")
+                    .to_string()
+            })
+            .unwrap_or_default();
+        return format!("binary {} (built {modified})", signalwatch.display());
+    }
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default()
+    };
+    let revision = git(&["rev-parse", "--short", "HEAD"]);
+    let modified = git(&["status", "--porcelain", "--untracked-files=no"])
+        .lines()
+        .count();
+    format!("target/release/signalwatch built from {revision} with {modified} modified file(s)")
 }
 
 /// CPUs, memory, CPU model and kernel of this machine.

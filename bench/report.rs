@@ -43,6 +43,8 @@ pub struct Context<'a> {
     pub data: &'a Dataset,
     pub mix: &'a [MixRequest],
     pub connections: usize,
+    /// Which signalwatch build was measured.
+    pub build: String,
 }
 
 fn ms(d: Duration) -> String {
@@ -103,6 +105,27 @@ fn rows(ctx: &Context) -> Vec<Row> {
             Box::new(|r| {
                 let p = percentile(&r.all_sequential(), 99.0);
                 format!("{} ({})", ms(p), mark(p <= Duration::from_millis(50)))
+            }),
+        ),
+        (
+            "mix cold round (first answers), p50 / max (ms)".into(),
+            "",
+            Box::new(|r| {
+                let cold = &r.sequential.cold;
+                format!(
+                    "{} / {}",
+                    ms(percentile(cold, 50.0)),
+                    ms(percentile(cold, 100.0))
+                )
+            }),
+        ),
+        (
+            "mix throughput, 1 client (req/s)".into(),
+            "",
+            Box::new(|r| {
+                let all = r.all_sequential();
+                let busy: f64 = all.iter().map(Duration::as_secs_f64).sum();
+                format!("{:.1}", all.len() as f64 / busy.max(1e-9))
             }),
         ),
         (
@@ -184,6 +207,7 @@ pub fn render(ctx: &Context, machine: &str, results: &[BackendResult]) -> String
         ctx.scale
     );
     let _ = writeln!(out, "Command: `{}`  \nMachine: {machine}  ", ctx.command);
+    let _ = writeln!(out, "Measured: {}  ", ctx.build);
     let counts: Vec<String> = ctx
         .data
         .counts
@@ -225,21 +249,22 @@ pub fn render(ctx: &Context, machine: &str, results: &[BackendResult]) -> String
 
 fn per_request(out: &mut String, ctx: &Context, results: &[BackendResult]) {
     let _ = writeln!(out, "\n## Single-client latency per request (ms)\n");
+    let _ = writeln!(
+        out,
+        "`cold` is the first answer after the server started (warm-up round, not in p50/p99).\n"
+    );
     let _ = write!(out, "| request |");
     for r in results {
-        let _ = write!(out, " {0} p50 | {0} p99 |", r.backend);
+        let _ = write!(out, " {0} cold | {0} p50 | {0} p99 |", r.backend);
     }
-    let _ = writeln!(out, "\n|---|{}", "---:|---:|".repeat(results.len()));
+    let _ = writeln!(out, "\n|---|{}", "---:|---:|---:|".repeat(results.len()));
     for (i, request) in ctx.mix.iter().enumerate() {
         let _ = write!(out, "| {} |", request.name);
         for r in results {
             let samples = &r.sequential.per_request[i];
-            let _ = write!(
-                out,
-                " {} | {} |",
-                ms(percentile(samples, 50.0)),
-                ms(percentile(samples, 99.0))
-            );
+            let cold = r.sequential.cold[i];
+            let (p50, p99) = (percentile(samples, 50.0), percentile(samples, 99.0));
+            let _ = write!(out, " {} | {} | {} |", ms(cold), ms(p50), ms(p99));
         }
         out.push('\n');
     }

@@ -65,7 +65,7 @@ pub async fn store_companies(
         }
     }
     let identifiers: Vec<Identifiers> = valid.iter().map(|(r, k)| identifiers(r, k)).collect();
-    let mut tx = db.begin().await?;
+    let mut tx = session.begin(db).await?;
     let wanted: Vec<&Identifiers> = identifiers.iter().collect();
     let mut index = CompanyIndex::load(&mut tx, None, &wanted).await?;
     let plan = plan(&mut index, valid, &identifiers, now);

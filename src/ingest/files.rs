@@ -19,6 +19,10 @@ use crate::store::Db;
 /// Records per transaction.
 const BATCH: usize = 5_000;
 
+/// Records in a file's first transaction: small, so that writing starts while the reader
+/// prepares the next batches, which grow fourfold up to [`BATCH`].
+const FIRST_BATCH: usize = 500;
+
 /// What one import file holds, by its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
@@ -107,16 +111,27 @@ pub async fn import_file(
     db: &Db,
     path: &Path,
     kind: FileKind,
+    progress: impl FnMut(u64),
+) -> anyhow::Result<FileReport> {
+    import_in_batches(db, path, kind, BATCH, progress).await
+}
+
+/// [`import_file`] with `batch` records per transaction.
+pub(crate) async fn import_in_batches(
+    db: &Db,
+    path: &Path,
+    kind: FileKind,
+    batch: usize,
     mut progress: impl FnMut(u64),
 ) -> anyhow::Result<FileReport> {
     let (sender, mut receiver) = tokio::sync::mpsc::channel(2);
     let owned = path.to_path_buf();
-    let reader = tokio::task::spawn_blocking(move || read_batches(&owned, kind, &sender));
+    let reader = tokio::task::spawn_blocking(move || read_batches(&owned, kind, batch, &sender));
     let mut report = FileReport {
         file: path.display().to_string(),
         ..FileReport::default()
     };
-    let mut session = ImportSession::new();
+    let mut session = ImportSession::for_files();
     while let Some(chunk) = receiver.recv().await {
         report.records += chunk.records;
         let read = chunk.read;
@@ -127,15 +142,18 @@ pub async fn import_file(
     Ok(report)
 }
 
-/// Reads the file in batches of [`BATCH`] non-empty lines, prepares each and hands it over.
+/// Reads the file in batches of up to `size` non-empty lines (the first ones smaller), prepares
+/// each and hands it over.
 fn read_batches(
     path: &Path,
     kind: FileKind,
+    size: usize,
     sender: &tokio::sync::mpsc::Sender<Chunk>,
 ) -> anyhow::Result<()> {
     let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
     let (mut read, mut before, mut records) = (0u64, 0usize, 0usize);
     let (mut line, mut batch) = (String::new(), Vec::with_capacity(1 << 22));
+    let mut limit = size.min(FIRST_BATCH);
     loop {
         line.clear();
         let n = reader.read_line(&mut line)?;
@@ -144,7 +162,7 @@ fn read_batches(
             batch.extend_from_slice(line.as_bytes());
             records += 1;
         }
-        if records == BATCH || (n == 0 && records > 0) {
+        if records == limit || (n == 0 && records > 0) {
             let chunk = Chunk {
                 first_record: before,
                 records,
@@ -155,6 +173,7 @@ fn read_batches(
                 return Ok(());
             }
             (before, records) = (before + records, 0);
+            limit = size.min(limit * 4);
             batch.clear();
         }
         if n == 0 {

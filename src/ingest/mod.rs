@@ -13,6 +13,8 @@ pub mod session;
 mod signal_batch;
 mod signal_company;
 pub mod signals;
+#[cfg(test)]
+mod tests;
 
 use serde::Serialize;
 
@@ -55,8 +57,10 @@ pub(crate) async fn write_companies(
     }
     insert_companies(tx, new, now).await?;
     update_companies(tx, stored, now).await?;
-    let ids: Vec<&str> = new.iter().chain(stored).map(|c| c.id.as_str()).collect();
-    index_companies(tx, &ids).await?;
+    let new_ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
+    index_companies(tx, &new_ids, false).await?;
+    let stored_ids: Vec<&str> = stored.iter().map(|c| c.id.as_str()).collect();
+    index_companies(tx, &stored_ids, true).await?;
     resolve_for_companies(tx, order, now).await?;
     Ok(())
 }

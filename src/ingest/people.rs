@@ -73,7 +73,7 @@ pub async fn store_people(
     prepared: PreparedPeople,
 ) -> Result<UpsertReport, StoreError> {
     let now = now_ms();
-    let mut tx = db.begin().await?;
+    let mut tx = session.begin(db).await?;
     let wanted: Vec<&Identifiers> = prepared
         .records
         .iter()
@@ -81,15 +81,53 @@ pub async fn store_people(
         .map(|p| &p.company)
         .collect();
     let index = CompanyIndex::load(&mut tx, Some(session), &wanted).await?;
-    let mut report = UpsertReport::default();
-    let mut rows: Vec<PersonRow> = Vec::new();
+    let plan = plan(&index, prepared);
+    let ids: HashMap<String, String> = upsert_people(&mut tx, &plan.rows, now)
+        .await?
+        .into_iter()
+        .map(|(id, key)| (key, id))
+        .collect();
+    let moves: Vec<(&str, &str)> = plan
+        .rows
+        .iter()
+        .map(|r| (r.linkedin_key.as_str(), r.company_id.as_str()))
+        .collect();
+    follow_people(&mut tx, &moves, now).await?;
+    tx.commit().await?;
+    session.remember_companies(plan.rows.iter().map(|r| r.company_id.as_str()));
+    let ids: Vec<String> = plan
+        .stored
+        .iter()
+        .filter_map(|key| ids.get(key).cloned())
+        .collect();
+    Ok(UpsertReport {
+        upserted: ids.len(),
+        ids,
+        invalid: plan.invalid,
+    })
+}
+
+/// The people a batch writes (one row per profile) and what each record came to.
+struct Plan {
+    rows: Vec<PersonRow>,
+    /// The profile key of each stored record, in order.
+    stored: Vec<String>,
+    invalid: Vec<RecordError>,
+}
+
+/// Checks each record in order and merges the records of one person.
+fn plan(index: &CompanyIndex, prepared: PreparedPeople) -> Plan {
+    let mut plan = Plan {
+        rows: Vec::new(),
+        stored: Vec::new(),
+        invalid: Vec::new(),
+    };
     let mut positions: HashMap<String, usize> = HashMap::new();
-    let mut stored: Vec<(usize, String)> = Vec::new();
     for record in prepared.records {
         let person = match record {
             Ok(person) => person,
             Err(err) => {
-                report.invalid.push(err);
+                plan.invalid.push(err);
                 continue;
             }
         };
@@ -98,19 +136,19 @@ pub async fn store_people(
             error: error.into(),
         };
         let Some(key) = person.key else {
-            report.invalid.push(error(BAD_PROFILE));
+            plan.invalid.push(error(BAD_PROFILE));
             continue;
         };
         let Some(company_id) = index.find_any(&person.company) else {
-            report.invalid.push(error(NO_COMPANY));
+            plan.invalid.push(error(NO_COMPANY));
             continue;
         };
-        stored.push((person.index, key.clone()));
+        plan.stored.push(key.clone());
         match positions.get(&key) {
-            Some(&position) => rows[position].merge(person.record, company_id),
+            Some(&position) => plan.rows[position].merge(person.record, company_id),
             None => {
-                positions.insert(key.clone(), rows.len());
-                rows.push(PersonRow {
+                positions.insert(key.clone(), plan.rows.len());
+                plan.rows.push(PersonRow {
                     linkedin_key: key,
                     record: person.record,
                     company_id,
@@ -118,22 +156,5 @@ pub async fn store_people(
             }
         }
     }
-    let ids: HashMap<String, String> = upsert_people(&mut tx, &rows, now)
-        .await?
-        .into_iter()
-        .map(|(id, key)| (key, id))
-        .collect();
-    let moves: Vec<(&str, &str)> = rows
-        .iter()
-        .map(|r| (r.linkedin_key.as_str(), r.company_id.as_str()))
-        .collect();
-    follow_people(&mut tx, &moves, now).await?;
-    tx.commit().await?;
-    session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
-    report.ids = stored
-        .iter()
-        .filter_map(|(_, key)| ids.get(key).cloned())
-        .collect();
-    report.upserted = report.ids.len();
-    Ok(report)
+    plan
 }

@@ -12,25 +12,43 @@ pub fn parse_records<T: DeserializeOwned>(
 ) -> Result<Vec<Result<T, RecordError>>, String> {
     let text = std::str::from_utf8(body).map_err(|_| "body is not UTF-8".to_string())?;
     let trimmed = text.trim_start();
-    let values: Vec<Result<Value, String>> = if trimmed.starts_with('[') {
+    if trimmed.starts_with('[') {
         let array: Vec<Value> =
             serde_json::from_str(trimmed).map_err(|e| format!("malformed JSON array: {e}"))?;
-        array.into_iter().map(Ok).collect()
-    } else {
-        text.lines()
-            .filter(|line| !line.trim().is_empty())
-            .map(|line| serde_json::from_str(line).map_err(|e| format!("malformed JSON: {e}")))
-            .collect()
-    };
-    Ok(values
-        .into_iter()
+        return Ok(array
+            .into_iter()
+            .enumerate()
+            .map(|(index, value)| {
+                serde_json::from_value(value).map_err(|e| RecordError {
+                    index,
+                    error: e.to_string(),
+                })
+            })
+            .collect());
+    }
+    Ok(text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
         .enumerate()
-        .map(|(index, value)| {
-            value
-                .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
-                .map_err(|error| RecordError { index, error })
-        })
+        .map(|(index, line)| parse_line(line).map_err(|error| RecordError { index, error }))
         .collect())
+}
+
+/// One NDJSON line as a `T`, read in one pass. The error says "malformed JSON" for text that is
+/// not JSON, else (rare: read again through a `Value`) what does not fit `T`, without positions.
+fn parse_line<T: DeserializeOwned>(line: &str) -> Result<T, String> {
+    serde_json::from_str(line).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => serde_json::from_str::<Value>(line)
+            .map_err(|e| format!("malformed JSON: {e}"))
+            .and_then(|v| {
+                serde_json::from_value::<T>(v)
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            })
+            .err()
+            .unwrap_or_else(|| e.to_string()),
+        _ => format!("malformed JSON: {e}"),
+    })
 }
 
 #[cfg(test)]
@@ -50,6 +68,19 @@ mod tests {
             parse_records::<Row>(b"{\"name\":\"a\"}\n\n{\"name\":\"b\"}\n").expect("parses");
         assert_eq!(array, ndjson);
         assert_eq!(array.len(), 2);
+    }
+
+    #[test]
+    fn a_record_that_does_not_fit_is_described_without_a_position() {
+        let records =
+            parse_records::<Row>(b"{\"nom\":1}\n{\"name\":2}\n{\"name\":\n").expect("parses");
+        let errors: Vec<String> = records
+            .into_iter()
+            .map(|r| r.err().map(|e| e.error).unwrap_or_default())
+            .collect();
+        assert_eq!(errors[0], "missing field `name`");
+        assert_eq!(errors[1], "invalid type: integer `2`, expected a string");
+        assert!(errors[2].starts_with("malformed JSON: "), "{}", errors[2]);
     }
 
     #[test]

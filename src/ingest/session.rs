@@ -2,18 +2,40 @@
 
 use std::collections::HashSet;
 
+use crate::store::bulk::tune_for_bulk;
+use crate::store::{Db, StoreError, Tx};
+
 /// State kept across the batches of one import (a file of the import command, or one admin API
 /// call): the ids of companies known to be stored. Companies are never deleted, so an id once
 /// seen stored needs no second look-up.
 #[derive(Debug, Default)]
 pub struct ImportSession {
     known_companies: HashSet<String>,
+    bulk: bool,
 }
 
 impl ImportSession {
     /// A session that knows nothing yet.
     pub fn new() -> ImportSession {
         ImportSession::default()
+    }
+
+    /// A session for loading files: its transactions also tune their SQLite connection for bulk
+    /// writes (see `store::bulk::tune_for_bulk`).
+    pub fn for_files() -> ImportSession {
+        ImportSession {
+            bulk: true,
+            ..ImportSession::default()
+        }
+    }
+
+    /// Starts a batch's transaction.
+    pub async fn begin(&self, db: &Db) -> Result<Tx, StoreError> {
+        let mut tx = db.begin().await?;
+        if self.bulk {
+            tune_for_bulk(&mut tx).await?;
+        }
+        Ok(tx)
     }
 
     /// True when the company id is known to be stored.

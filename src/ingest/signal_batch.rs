@@ -95,7 +95,7 @@ pub async fn store_signals(
     prepared: PreparedSignals,
 ) -> Result<SignalReport, StoreError> {
     let now = now_ms();
-    let mut tx = db.begin().await?;
+    let mut tx = session.begin(db).await?;
     let wanted: Vec<&Identifiers> = prepared
         .records
         .iter()

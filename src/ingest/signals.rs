@@ -5,7 +5,6 @@
 use serde_json::Value;
 
 use super::fields::{Record, applicant_count, integer, string_list, text, timestamp};
-use crate::domain::keyword_query::words;
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
 use crate::store::companies::normalize_country;
@@ -111,27 +110,23 @@ fn job_change_columns(row: &mut SignalRow, record: &Record) {
 
 /// Position, department and seniority tags of a job title.
 fn title_tags(title: &str) -> Vec<String> {
-    use crate::domain::job_tags::{departments, positions, seniorities};
-    let positions = positions(title)
-        .into_iter()
-        .map(|p| format!("position:{p}"));
-    let departments = departments(title)
-        .into_iter()
-        .map(|d| format!("department:{d}"));
-    let seniorities = seniorities(title)
-        .into_iter()
-        .map(|s| format!("seniority:{s}"));
+    let tags = crate::domain::job_tags::tags(title);
+    let positions = tags.positions.iter().map(|p| format!("position:{p}"));
+    let departments = tags.departments.iter().map(|d| format!("department:{d}"));
+    let seniorities = tags.seniorities.iter().map(|s| format!("seniority:{s}"));
     positions.chain(departments).chain(seniorities).collect()
 }
 
 /// The record's own fields, without the company fields that are read from the company.
 fn payload(record: &Record) -> String {
-    let own: Record = record
-        .iter()
-        .filter(|(k, _)| !is_company_field(k))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    Value::Object(own).to_string()
+    /// The record seen through the filter, serialized without copying it.
+    struct Own<'a>(&'a Record);
+    impl serde::Serialize for Own<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_map(self.0.iter().filter(|(k, _)| !is_company_field(k)))
+        }
+    }
+    serde_json::to_string(&Own(record)).unwrap_or_else(|_| "{}".into())
 }
 
 fn is_company_field(key: &str) -> bool {
@@ -155,16 +150,89 @@ fn search_text(kind: SignalType, record: &Record) -> (String, String) {
         ],
         _ => &[],
     };
-    let mut body: Vec<String> = keys.iter().filter_map(|k| text(record, &[k])).collect();
+    let mut body = String::new();
+    for key in keys {
+        if let Some(value) = text(record, &[key]) {
+            push_words(&mut body, &value);
+        }
+    }
     if let Some(name) = text(record, &["personCountry", "jobCountry"])
         .and_then(|c| crate::domain::countries::country_code(&c))
         .and_then(crate::domain::countries::country_name)
     {
-        body.push(name.to_string());
+        push_words(&mut body, name);
     }
-    let description = text(record, &["descriptionText"]).unwrap_or_default();
-    (
-        words(&body.join(" ")).join(" "),
-        words(&description).join(" "),
-    )
+    let mut description = String::new();
+    if let Some(text) = record.get("descriptionText").and_then(Value::as_str) {
+        push_words(&mut description, text);
+    }
+    (body, description)
+}
+
+/// Appends the lower-case words of `text` to `out`, space-separated: `words(text).join(" ")`
+/// (runs of letters and digits, each lower-cased), without a vector of words.
+fn push_words(out: &mut String, text: &str) {
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        if word.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if word.is_ascii() {
+            out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+        } else {
+            out.push_str(&word.to_lowercase());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::keyword_query::words;
+    use serde_json::json;
+
+    #[test]
+    fn search_words_are_the_lower_case_words_of_the_text() {
+        for text in [
+            "Senior  Rust-Engineer, Berlin!",
+            "ΣΟΦΟΣ straße İstanbul",
+            "",
+            " - ",
+        ] {
+            let mut out = String::from("x");
+            push_words(&mut out, text);
+            let expected: Vec<String> = std::iter::once("x".to_string())
+                .chain(words(text))
+                .collect();
+            assert_eq!(out, expected.join(" "), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_payload_leaves_out_the_company_fields() {
+        let record = json!({
+            "signalId": "s", "companyName": "Acme", "companyLinkedinUrl": "l", "title": "CTO",
+            "previousCompanyId": "p", "acquiringCompany": {}, "amount": 5
+        });
+        let record = record.as_object().cloned().unwrap_or_default();
+        let payload: Value = serde_json::from_str(&payload(&record)).expect("JSON");
+        assert_eq!(
+            payload,
+            json!({ "companyLinkedinUrl": "l", "title": "CTO", "amount": 5 })
+        );
+    }
+
+    #[test]
+    fn a_title_gives_its_position_department_and_seniority_tags() {
+        assert_eq!(
+            title_tags("VP of Engineering"),
+            [
+                "position:vp of engineering",
+                "department:engineering",
+                "seniority:vp"
+            ]
+        );
+    }
 }

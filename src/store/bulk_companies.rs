@@ -207,54 +207,37 @@ async fn write(
     rows: &[CompanyRow],
     now: i64,
 ) -> Result<u64, StoreError> {
-    let encoded: Vec<Encoded> = rows
-        .iter()
-        .map(|row| Encoded {
-            country: row
-                .record
-                .headquarters_country
-                .as_deref()
-                .map(normalize_country),
-            lists: [
-                json_list(&row.record.categories),
-                json_list(&row.record.keywords),
-                json_list(&row.record.specialties),
-            ],
-            growth: row.record.growth_info.as_ref().map(|g| g.to_string()),
-        })
-        .collect();
+    let encoded: Vec<Encoded> = rows.iter().map(|row| Encoded::of(&row.record)).collect();
     let mut values = Vec::with_capacity(rows.len() * 22);
     for (row, enc) in rows.iter().zip(&encoded) {
-        let (r, k) = (&row.record, &row.keys);
-        values.extend([Val::Text(Some(&row.id)), Val::Text(Some(&r.name))]);
-        values.extend([
-            Val::opt(&r.slug),
-            Val::opt(&r.description),
-            Val::opt(&r.website),
-            Val::opt(&k.domain),
-        ]);
-        values.extend([
-            Val::opt(&k.registrable),
-            Val::opt(&r.linkedin_url),
-            Val::opt(&k.linkedin_key),
-        ]);
-        values.extend([
-            Val::opt(&r.twitter_url),
-            Val::opt(&r.logo_url),
-            Val::opt(&r.industry),
-        ]);
-        values.extend([
-            Val::opt(&r.subcategory),
-            Val::Int(r.founded_year),
-            Val::opt(&enc.country),
-        ]);
-        values.push(Val::Int(r.employee_count));
-        values.extend(enc.lists.iter().map(Val::opt));
-        values.extend([
-            Val::opt(&enc.growth),
-            Val::Int(Some(now)),
-            Val::Int(Some(now)),
-        ]);
+        push_row(&mut values, row, enc, now);
     }
     execute_rows(tx, stmt, &values).await
+}
+
+impl Encoded {
+    fn of(r: &CompanyRecord) -> Encoded {
+        Encoded {
+            country: r.headquarters_country.as_deref().map(normalize_country),
+            lists: [&r.categories, &r.keywords, &r.specialties].map(json_list),
+            growth: r.growth_info.as_ref().map(|g| g.to_string()),
+        }
+    }
+}
+
+/// The values of one row in [`COLUMNS`] order.
+fn push_row<'a>(values: &mut Vec<Val<'a>>, row: &'a CompanyRow, enc: &'a Encoded, now: i64) {
+    let (r, k) = (&row.record, &row.keys);
+    values.extend([Val::text(&row.id), Val::text(&r.name)]);
+    values.extend([&r.slug, &r.description, &r.website, &k.domain].map(Val::opt));
+    values.extend([&k.registrable, &r.linkedin_url, &k.linkedin_key].map(Val::opt));
+    values.extend([&r.twitter_url, &r.logo_url, &r.industry, &r.subcategory].map(Val::opt));
+    values.extend([Val::Int(r.founded_year), Val::opt(&enc.country)]);
+    values.push(Val::Int(r.employee_count));
+    values.extend(enc.lists.iter().map(Val::opt));
+    values.extend([
+        Val::opt(&enc.growth),
+        Val::Int(Some(now)),
+        Val::Int(Some(now)),
+    ]);
 }

@@ -62,7 +62,7 @@ pub async fn resolve_for_companies(
     for (company_id, target_ids) in by_company {
         resolved += execute_in(
             tx,
-            "UPDATE targets SET company_id = $1, resolved_at = $2 \
+            "UPDATE targets SET company_id = ?, resolved_at = ? \
              WHERE company_id IS NULL AND id {in}",
             &[Val::Text(Some(company_id)), Val::Int(Some(now))],
             &target_ids,
@@ -142,7 +142,7 @@ pub async fn follow_people(
     for (company_id, target_ids) in moves {
         changed += execute_in(
             tx,
-            "UPDATE targets SET company_id = $1, resolved_at = COALESCE(resolved_at, $2) \
+            "UPDATE targets SET company_id = ?, resolved_at = COALESCE(resolved_at, ?) \
              WHERE id {in}",
             &[Val::Text(Some(company_id)), Val::Int(Some(now))],
             &target_ids,

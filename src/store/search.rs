@@ -117,10 +117,11 @@ pub fn categories_clause(c: &mut Conditions, db: &Db, column: &str, wanted: &[St
     }
 }
 
-/// Rewrites the search documents of the given companies from their stored rows.
-pub async fn index_companies(tx: &mut Tx, ids: &[&str]) -> Result<(), StoreError> {
-    let statements: &[&str] = match tx {
-        Tx::Sqlite(_) => &[
+/// Writes the search documents of the given companies from their stored rows; `replace` when
+/// they may have documents already (else they are only added).
+pub async fn index_companies(tx: &mut Tx, ids: &[&str], replace: bool) -> Result<(), StoreError> {
+    let statements: &[&str] = match (&*tx, replace) {
+        (Tx::Sqlite(_), true) => &[
             "INSERT OR REPLACE INTO company_search (rowid, name_industry, details) \
              SELECT rowid, name || ' ' || COALESCE(industry, ''), \
              COALESCE(description, '') || ' ' || keywords || ' ' || specialties \
@@ -128,7 +129,15 @@ pub async fn index_companies(tx: &mut Tx, ids: &[&str]) -> Result<(), StoreError
             "INSERT OR REPLACE INTO company_names (rowid, name) \
              SELECT rowid, lower(name) FROM companies WHERE id {in}",
         ],
-        Tx::Postgres(_) => &["UPDATE companies SET \
+        (Tx::Sqlite(_), false) => &[
+            "INSERT INTO company_search (rowid, name_industry, details) \
+             SELECT rowid, name || ' ' || COALESCE(industry, ''), \
+             COALESCE(description, '') || ' ' || keywords || ' ' || specialties \
+             FROM companies WHERE id {in}",
+            "INSERT INTO company_names (rowid, name) \
+             SELECT rowid, lower(name) FROM companies WHERE id {in}",
+        ],
+        (Tx::Postgres(_), _) => &["UPDATE companies SET \
              name_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '')), \
              search_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '') || ' ' \
              || COALESCE(description, '') || ' ' || keywords || ' ' || specialties) \
@@ -140,10 +149,15 @@ pub async fn index_companies(tx: &mut Tx, ids: &[&str]) -> Result<(), StoreError
     Ok(())
 }
 
-/// Writes the search documents `(signal id, body, description)` of stored signals. On
-/// PostgreSQL the vectors are columns written with the row itself (`signals::write_signals`), so
-/// only SQLite's FTS5 table is written here.
-pub async fn index_signals(tx: &mut Tx, docs: &[(&str, &str, &str)]) -> Result<(), StoreError> {
+/// Writes the search documents `(signal id, body, description)` of stored signals; `replace`
+/// when they may have documents already (else they are only added). On PostgreSQL the vectors
+/// are columns written with the row itself (`signals::write_signals`), so only SQLite's FTS5
+/// table is written here.
+pub async fn index_signals(
+    tx: &mut Tx,
+    docs: &[(&str, &str, &str)],
+    replace: bool,
+) -> Result<(), StoreError> {
     if let Tx::Sqlite(_) = tx {
         let values: Vec<Val<'_>> = docs
             .iter()
@@ -152,8 +166,13 @@ pub async fn index_signals(tx: &mut Tx, docs: &[(&str, &str, &str)]) -> Result<(
             })
             .collect();
         let stmt = RowStatement {
-            head: "INSERT OR REPLACE INTO signal_search (rowid, body, description) \
-                   SELECT s.rowid, v.column2, v.column3 FROM (VALUES ",
+            head: if replace {
+                "INSERT OR REPLACE INTO signal_search (rowid, body, description) \
+                 SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
+            } else {
+                "INSERT INTO signal_search (rowid, body, description) \
+                 SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
+            },
             template: "(?, ?, ?)",
             tail: ") AS v JOIN signals s ON s.id = v.column1",
         };

@@ -75,7 +75,8 @@ pub async fn write_signals(
     }
     upsert_rows(tx, rows, now).await?;
     insert_companies_and_tags(tx, rows).await?;
-    let docs: Vec<(&str, &str, &str)> = rows
+    let was_stored: HashSet<&str> = stored.iter().copied().collect();
+    let (replaced, added): (Vec<_>, Vec<_>) = rows
         .iter()
         .map(|s| {
             (
@@ -84,49 +85,16 @@ pub async fn write_signals(
                 s.search_description.as_str(),
             )
         })
-        .collect();
-    index_signals(tx, &docs).await
+        .partition(|(id, _, _)| was_stored.contains(id));
+    index_signals(tx, &added, false).await?;
+    index_signals(tx, &replaced, true).await
 }
 
 async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), StoreError> {
     let postgres = matches!(tx, Tx::Postgres(_));
     let mut values = Vec::with_capacity(rows.len() * 23);
     for s in rows {
-        values.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
-        values.extend([
-            Val::Text(Some(&s.company_id)),
-            Val::opt(&s.other_company_id),
-        ]);
-        values.extend([
-            Val::Int(Some(s.occurred_at)),
-            Val::Int(Some(s.discovered_at)),
-        ]);
-        values.extend([
-            Val::opt(&s.round_type),
-            Val::opt(&s.round_flavor),
-            Val::Int(s.amount),
-        ]);
-        values.extend([
-            Val::opt(&s.currency),
-            Val::opt(&s.verification_status),
-            Val::opt(&s.country),
-        ]);
-        values.extend([
-            Val::opt(&s.region),
-            Val::opt(&s.city),
-            Val::opt(&s.source),
-            Val::Int(s.applicants),
-        ]);
-        values.extend([
-            Val::opt(&s.sort_text),
-            Val::opt(&s.title),
-            Val::opt(&s.person_key),
-        ]);
-        values.extend([Val::Text(Some(&s.payload)), Val::Int(Some(now))]);
-        if postgres {
-            values.push(Val::Text(Some(&s.search_body)));
-            values.push(Val::Text(Some(&s.search_description)));
-        }
+        push_row(&mut values, s, now, postgres);
     }
     let plain = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
     let (head, template, tail) = if postgres {
@@ -152,6 +120,31 @@ async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), S
     };
     execute_rows(tx, &stmt, &values).await?;
     Ok(())
+}
+
+/// The values of one row in [`COLUMNS`] order; on PostgreSQL then the two search texts.
+fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres: bool) {
+    let ids = [&s.id, &s.company_id].map(|v| Val::text(v));
+    values.extend([
+        ids[0],
+        Val::text(s.kind),
+        ids[1],
+        Val::opt(&s.other_company_id),
+    ]);
+    values.extend([
+        Val::Int(Some(s.occurred_at)),
+        Val::Int(Some(s.discovered_at)),
+    ]);
+    values.extend([&s.round_type, &s.round_flavor].map(Val::opt));
+    values.push(Val::Int(s.amount));
+    values.extend([&s.currency, &s.verification_status].map(Val::opt));
+    values.extend([&s.country, &s.region, &s.city, &s.source].map(Val::opt));
+    values.push(Val::Int(s.applicants));
+    values.extend([&s.sort_text, &s.title, &s.person_key].map(Val::opt));
+    values.extend([Val::text(&s.payload), Val::Int(Some(now))]);
+    if postgres {
+        values.extend([Val::text(&s.search_body), Val::text(&s.search_description)]);
+    }
 }
 
 /// One row per company a signal concerns (its own, and the other side when distinct), and one
