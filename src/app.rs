@@ -9,6 +9,8 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
+use crate::delivery::dispatch::Dispatcher;
+use crate::delivery::worker::delivery_loop;
 use crate::http::metrics::recorder;
 use crate::http::rate_limit::RateLimiter;
 use crate::http::state::AppState;
@@ -34,8 +36,10 @@ impl Application {
         } else {
             None
         };
+        let dispatcher = Arc::new(Dispatcher::new(db.clone(), &config)?);
         let state = AppState {
             db,
+            dispatcher,
             config: Arc::new(config),
             limiter: Arc::new(RateLimiter::default()),
             counts: Arc::default(),
@@ -58,8 +62,17 @@ impl Application {
     pub async fn run(self, shutdown: CancellationToken) -> anyhow::Result<()> {
         let mut workers = Vec::new();
         if self.state.config.role.runs_workers() {
+            workers.push(tokio::spawn(delivery_loop(
+                self.state.dispatcher.clone(),
+                shutdown.clone(),
+            )));
             workers.push(tokio::spawn(research_loop(
                 self.state.clone(),
+                shutdown.clone(),
+            )));
+            workers.push(tokio::spawn(crate::delivery::digest::digest_loop(
+                self.state.db.clone(),
+                self.state.config.clone(),
                 shutdown.clone(),
             )));
         }

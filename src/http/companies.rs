@@ -2,9 +2,7 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use serde_json::{Value, json};
 
-use crate::domain::time::format_ms;
 use crate::http::auth::Principal;
 use crate::http::charged::charged_list;
 use crate::http::error::ApiError;
@@ -95,7 +93,7 @@ pub async fn list(
         paging.count_only,
         || async {
             let rows = list_companies(&state.db, &query).await?;
-            Ok(rows.iter().map(company_record).collect())
+            Ok(rows.iter().map(CompanyRow::record).collect())
         },
     )
     .await
@@ -105,32 +103,4 @@ async fn identity(state: &AppState, q: &QueryParams) -> Result<Option<Vec<String
     let domains = company_domains(q, "domain")?;
     let pages = company_linkedin_urls(q, "linkedin_url")?;
     strict_company_ids(&state.db, &domains, &pages).await
-}
-
-fn json_array(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|_| json!([]))
-}
-
-/// The Company record of SPEC.md.
-pub fn company_record(row: &CompanyRow) -> Value {
-    json!({
-        "id": row.id,
-        "name": row.name,
-        "slug": row.slug,
-        "description": row.description,
-        "website": row.website,
-        "linkedinUrl": row.linkedin_url,
-        "twitterUrl": row.twitter_url,
-        "logoUrl": row.logo_url,
-        "industry": row.industry,
-        "foundedYear": row.founded_year,
-        "headquartersCountry": row.headquarters_country,
-        "employeeCount": row.employee_count,
-        "categories": json_array(&row.categories),
-        "keywords": json_array(&row.keywords),
-        "specialties": json_array(&row.specialties),
-        "growthInfo": row.growth_info.as_deref().and_then(|g| serde_json::from_str::<Value>(g).ok()),
-        "createdAt": format_ms(row.created_at),
-        "updatedAt": format_ms(row.updated_at),
-    })
 }

@@ -16,6 +16,7 @@ pub mod rate_limit;
 pub mod signals;
 pub mod state;
 pub mod targets;
+pub mod webhooks;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -95,6 +96,7 @@ fn team_api(state: &AppState) -> Router<AppState> {
             "/monitors/{id}/targets/{target_id}",
             guarded(s, "monitors.targets.remove", delete(remove::remove_target)),
         )
+        .merge(webhook_api(s))
         .route(
             "/companies",
             guarded(s, "companies.list", get(companies::list)),
@@ -116,6 +118,63 @@ fn team_api(state: &AppState) -> Router<AppState> {
             guarded(s, "signals.jobChanges", get(signals::job_changes)),
         )
         .layer(DefaultBodyLimit::max(extract::MAX_JSON_BODY))
+}
+
+/// The Webhooks API routes, each behind the guard of its `meta.endpoint` name.
+fn webhook_api(s: &AppState) -> Router<AppState> {
+    use axum::routing::put;
+    use webhooks::{create, deliveries, read, send, update};
+    Router::new()
+        .route(
+            "/webhooks",
+            guarded(s, "webhooks.create", post(create::create_webhook)).merge(guarded(
+                s,
+                "webhooks.list",
+                get(read::list_webhooks),
+            )),
+        )
+        .route(
+            "/webhooks/{id}",
+            guarded(s, "webhooks.get", get(read::get_webhook))
+                .merge(guarded(
+                    s,
+                    "webhooks.update",
+                    put(update::update_webhook_handler),
+                ))
+                .merge(guarded(s, "webhooks.delete", delete(read::delete_webhook))),
+        )
+        .route(
+            "/webhooks/{id}/test",
+            guarded(s, "webhooks.test", post(send::test_webhook)),
+        )
+        .route(
+            "/webhooks/{id}/deliveries",
+            guarded(
+                s,
+                "webhooks.deliveries.list",
+                get(deliveries::list_deliveries_handler),
+            ),
+        )
+        .route(
+            "/webhooks/{id}/deliveries/retry-failed",
+            guarded(
+                s,
+                "webhooks.deliveries.retry_failed",
+                post(send::retry_failed),
+            ),
+        )
+        .route(
+            "/webhooks/{id}/deliveries/{delivery_id}/retry",
+            guarded(s, "webhooks.deliveries.retry", post(send::retry_delivery)),
+        )
+        .route(
+            "/webhooks/{id}/deliveries/{delivery_id}",
+            guarded(
+                s,
+                "webhooks.deliveries.get",
+                get(deliveries::get_delivery_handler),
+            ),
+        )
 }
 
 async fn not_found() -> Response {

@@ -3,7 +3,7 @@
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
-use super::{companies, monitors, signals, targets};
+use super::{companies, monitors, signals, targets, webhooks};
 
 /// The error envelope: `{success: false, error, code, retryAfter?}`.
 #[derive(Debug, ToSchema)]
@@ -97,12 +97,23 @@ impl Modify for BearerAuth {
         signals::acquisitions,
         signals::job_changes,
         companies::list,
+        webhooks::create::create_webhook,
+        webhooks::read::list_webhooks,
+        webhooks::read::get_webhook,
+        webhooks::update::update_webhook_handler,
+        webhooks::read::delete_webhook,
+        webhooks::deliveries::list_deliveries_handler,
+        webhooks::deliveries::get_delivery_handler,
+        webhooks::send::test_webhook,
+        webhooks::send::retry_delivery,
+        webhooks::send::retry_failed,
     ),
     components(schemas(ErrorBody, DeletedBody)),
     modifiers(&BearerAuth),
     tags((name = "Monitors", description = "Named groups of targets with signal types and a webhook"),
          (name = "Targets", description = "Domains and LinkedIn pages a monitor watches"),
          (name = "Signals", description = "Funding rounds, job postings, acquisitions and job changes"),
-         (name = "Companies", description = "Company profiles")),
+         (name = "Companies", description = "Company profiles"),
+         (name = "Webhooks", description = "Signed event subscriptions, their deliveries and retries")),
 )]
 pub struct ApiDoc;

@@ -6,6 +6,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 
 use super::rate_limit::RateLimiter;
 use crate::config::Config;
+use crate::delivery::dispatch::Dispatcher;
 use crate::store::Db;
 use crate::store::count_cache::CountCache;
 
@@ -17,4 +18,5 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     pub counts: Arc<CountCache>,
     pub metrics: PrometheusHandle,
+    pub dispatcher: Arc<Dispatcher>,
 }

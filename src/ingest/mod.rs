@@ -22,6 +22,7 @@ pub use companies::{PreparedCompanies, ingest_companies, prepare_companies, stor
 pub use people::{PreparedPeople, ingest_people, prepare_people, store_people};
 pub use signal_batch::{PreparedSignals, SignalReport, prepare_signals, store_signals};
 
+use crate::delivery::fanout::fan_out_new_companies;
 use crate::store::bulk_companies::{CompanyRow, insert_companies, update_companies};
 use crate::store::bulk_targets::{StoredCompany, resolve_for_companies};
 use crate::store::search::index_companies;
@@ -43,8 +44,8 @@ pub struct UpsertReport {
 }
 
 /// Writes companies (`new` inserted, `stored` updated by the merge rule) with their search
-/// documents, then resolves the pending targets they match; `order` lists the companies as the
-/// records stored them (the first that matches a target takes it).
+/// documents, then resolves the pending targets they match (`order` lists the companies as the
+/// records stored them: the first that matches a target takes it) and announces the new ones.
 pub(crate) async fn write_companies(
     tx: &mut Tx,
     new: &[CompanyRow],
@@ -62,6 +63,7 @@ pub(crate) async fn write_companies(
     let stored_ids: Vec<&str> = stored.iter().map(|c| c.id.as_str()).collect();
     index_companies(tx, &stored_ids, true).await?;
     resolve_for_companies(tx, order, now).await?;
+    fan_out_new_companies(tx, &new_ids, now).await?;
     Ok(())
 }
 

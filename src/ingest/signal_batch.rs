@@ -19,6 +19,7 @@ use super::signal_company::{
 };
 use super::signals::build_row;
 use super::{stored_company, write_companies};
+use crate::delivery::fanout::fan_out_signals;
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::now_ms;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
@@ -171,8 +172,9 @@ fn find_or_create(
     Some(id)
 }
 
-/// Writes the rows (a repeated id: the last record wins) and counts each record as inserted
-/// (its id's first appearance, not stored before) or updated.
+/// Writes the rows (a repeated id: the last record wins), counts each record as inserted (its
+/// id's first appearance, not stored before) or updated, and fans out the new signals: an update
+/// never delivers again.
 async fn write_rows(
     tx: &mut Tx,
     rows: &[SignalRow],
@@ -201,5 +203,11 @@ async fn write_rows(
         .map(|(_, row)| row)
         .collect();
     let stored: Vec<&str> = existing.iter().map(String::as_str).collect();
-    write_signals(tx, &written, &stored, now).await
+    write_signals(tx, &written, &stored, now).await?;
+    let new: Vec<&SignalRow> = written
+        .into_iter()
+        .filter(|row| !existing.contains(&row.id))
+        .collect();
+    fan_out_signals(tx, &new, now).await?;
+    Ok(())
 }

@@ -13,6 +13,7 @@ use super::{StoreError, Tx};
 pub enum Val<'a> {
     Text(Option<&'a str>),
     Int(Option<i64>),
+    Bool(bool),
 }
 
 impl<'a> Val<'a> {
@@ -42,6 +43,7 @@ macro_rules! bind_vals {
             q = match *v {
                 Val::Text(t) => q.bind(t),
                 Val::Int(i) => q.bind(i),
+                Val::Bool(b) => q.bind(b),
             };
         }
         q

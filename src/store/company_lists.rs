@@ -1,12 +1,15 @@
 //! The company list query: filters, order and paging over `companies`.
 
+use serde_json::{Value, json};
 use sqlx::FromRow;
 
+use super::bulk::select_in;
 use super::count_cache::CountCache;
 use super::query::{Conditions, cached_count, fetch_all};
 use super::search::{categories_clause, company_search_clause};
 use super::signal_query::Order;
-use super::{Db, StoreError};
+use super::{Db, StoreError, Tx};
+use crate::domain::time::format_ms;
 
 /// Which companies to return, and in what order.
 #[derive(Debug, Clone, Default)]
@@ -50,6 +53,39 @@ pub struct CompanyRow {
     pub growth_info: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+}
+
+impl CompanyRow {
+    /// The Company record of SPEC.md "Resources".
+    pub fn record(&self) -> Value {
+        let array = |text: &str| serde_json::from_str(text).unwrap_or_else(|_| json!([]));
+        json!({
+            "id": self.id,
+            "name": self.name,
+            "slug": self.slug,
+            "description": self.description,
+            "website": self.website,
+            "linkedinUrl": self.linkedin_url,
+            "twitterUrl": self.twitter_url,
+            "logoUrl": self.logo_url,
+            "industry": self.industry,
+            "foundedYear": self.founded_year,
+            "headquartersCountry": self.headquarters_country,
+            "employeeCount": self.employee_count,
+            "categories": array(&self.categories),
+            "keywords": array(&self.keywords),
+            "specialties": array(&self.specialties),
+            "growthInfo": self.growth_info.as_deref().and_then(|g| serde_json::from_str::<Value>(g).ok()),
+            "createdAt": format_ms(self.created_at),
+            "updatedAt": format_ms(self.updated_at),
+        })
+    }
+}
+
+/// The companies with these ids, in no particular order.
+pub async fn companies_by_id(tx: &mut Tx, ids: &[&str]) -> Result<Vec<CompanyRow>, StoreError> {
+    let sql = format!("{SELECT} WHERE c.id {{in}}");
+    select_in(tx, &sql, &[], ids).await
 }
 
 const SELECT: &str = "SELECT c.id, c.name, c.slug, c.description, c.website, c.linkedin_url, \

@@ -10,6 +10,9 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("unsupported database URL: expected sqlite://PATH or postgres://…")]
     UnsupportedUrl,
+    /// The row a write was aimed at does not exist (callers check ownership first).
+    #[error("not found")]
+    NotFound,
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
 }

@@ -5,6 +5,7 @@
 //! BIGINT epoch milliseconds, BOOLEAN). The [`on_db!`] and [`on_tx!`] macros expand one body per
 //! backend so each statement is written once. Team-owned reads always take the team id.
 
+pub mod alerts;
 pub mod bulk;
 pub mod bulk_companies;
 pub mod bulk_people;
@@ -13,8 +14,11 @@ pub mod companies;
 pub mod company_lists;
 pub mod count_cache;
 pub mod credits;
+pub mod deliveries;
+pub mod delivery_history;
 pub mod error;
 pub mod monitors;
+pub mod outbox;
 pub mod people;
 pub mod query;
 pub mod search;

@@ -44,6 +44,7 @@ pub async fn import_companies(
     let records = read_records::<CompanyRecord>(req).await?;
     let report = ingest_companies(&state.db, records).await?;
     mark_data_changed(&state.db).await?;
+    state.dispatcher.wake();
     Ok(ok("admin.companies.import", report))
 }
 
@@ -55,6 +56,7 @@ pub async fn import_people(
     let records = read_records::<PersonRecord>(req).await?;
     let report = ingest_people(&state.db, records).await?;
     mark_data_changed(&state.db).await?;
+    state.dispatcher.wake();
     Ok(ok("admin.people.import", report))
 }
 
@@ -81,6 +83,7 @@ pub async fn import_signals(
     let records = read_records::<Record>(req).await?;
     let report = ingest_signals(&state.db, kind, records).await?;
     mark_data_changed(&state.db).await?;
+    state.dispatcher.wake();
     Ok(ok("admin.signals.import", report))
 }
 

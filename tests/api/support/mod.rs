@@ -2,6 +2,8 @@
 
 pub mod app;
 pub mod backend;
+pub mod receiver;
+pub mod smtp_sink;
 
 pub use app::{Team, TestApp, TestResponse};
 pub use backend::Backend;

@@ -1,0 +1,231 @@
+//! The `data` of each webhook event (INTERFACE.md §5 "Delivery"), built from a stored signal
+//! and its companies, and the envelope every delivery sends. `serde_json` keeps object keys
+//! sorted, so the body's keys are sorted at every level.
+
+use serde_json::{Map, Value, json};
+
+use crate::domain::signal_type::SignalType;
+use crate::domain::time::format_ms;
+use crate::store::company_lists::CompanyRow;
+use crate::store::signals::SignalRow;
+
+/// The `data` of a signal's event: `signal`, `company`, `employees`, `sources` and the block of
+/// its kind.
+pub fn signal_event_data(
+    row: &SignalRow,
+    company: Option<&CompanyRow>,
+    other: Option<&CompanyRow>,
+) -> Value {
+    let payload: Map<String, Value> = serde_json::from_str(&row.payload).unwrap_or_default();
+    let field = |key: &str| payload.get(key).cloned().unwrap_or(Value::Null);
+    let kind = SignalType::parse(row.kind).unwrap_or(SignalType::FundingRound);
+    let mut data = Map::new();
+    data.insert(
+        "signal".into(),
+        json!({
+            "id": row.id,
+            "type": kind.as_str(),
+            "externalId": field("externalId"),
+            "occurredAt": format_ms(row.occurred_at),
+            "discoveredAt": format_ms(row.discovered_at),
+            "active": true,
+        }),
+    );
+    data.insert("company".into(), json!(company.map(CompanyRow::record)));
+    data.insert("employees".into(), json!([]));
+    data.insert("sources".into(), array(field("sources")));
+    let (key, block) = match kind {
+        SignalType::FundingRound => ("fundingRound", funding_round(row, &field)),
+        SignalType::Acquisition => ("acquisition", acquisition(row, other, &field)),
+        SignalType::JobChange => ("jobChange", job_change(company, &field)),
+        SignalType::Hiring => ("hiringDetails", hiring_details(row, &field)),
+    };
+    data.insert(key.into(), block);
+    Value::Object(data)
+}
+
+/// The `data` of `new_company.created`.
+pub fn new_company_event_data(company: &CompanyRow) -> Value {
+    json!({
+        "signal": {
+            "id": company.id,
+            "type": "new_company",
+            "externalId": null,
+            "occurredAt": format_ms(company.created_at),
+            "discoveredAt": format_ms(company.created_at),
+            "active": true,
+        },
+        "company": company.record(),
+    })
+}
+
+/// The `data` of `system.test`.
+pub fn test_event_data(event_id: &str, now: i64) -> Value {
+    json!({
+        "signal": {
+            "id": event_id,
+            "type": "test",
+            "externalId": null,
+            "occurredAt": format_ms(now),
+            "discoveredAt": format_ms(now),
+            "active": true,
+        },
+        "message": "This is a test event from signalwatch. Your endpoint is receiving deliveries.",
+    })
+}
+
+/// The body of a delivery: `data`, `event_id`, `event_type` and `timestamp`, keys sorted.
+pub fn envelope(event_id: &str, event_type: &str, created_at: i64, data: &str) -> Vec<u8> {
+    let data: Value = serde_json::from_str(data).unwrap_or(Value::Null);
+    let body = json!({
+        "data": data,
+        "event_id": event_id,
+        "event_type": event_type,
+        "timestamp": format_ms(created_at),
+    });
+    serde_json::to_vec(&body).unwrap_or_default()
+}
+
+fn array(value: Value) -> Value {
+    match value {
+        Value::Array(_) => value,
+        _ => json!([]),
+    }
+}
+
+fn lower(value: Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(s.to_lowercase()),
+        other => other,
+    }
+}
+
+/// Investors as `{name, type, leadInvestor}`, whether stored as objects or names.
+fn investors(value: Value) -> Value {
+    let Value::Array(items) = value else {
+        return json!([]);
+    };
+    let investors: Vec<Value> = items
+        .into_iter()
+        .map(|item| match item {
+            Value::String(name) => json!({"name": name, "type": null, "leadInvestor": false}),
+            Value::Object(o) => json!({
+                "name": o.get("name").cloned().unwrap_or(Value::Null),
+                "type": o.get("type").cloned().unwrap_or(Value::Null),
+                "leadInvestor": o.get("leadInvestor").or_else(|| o.get("lead"))
+                    .and_then(Value::as_bool).unwrap_or(false),
+            }),
+            _ => Value::Null,
+        })
+        .filter(|v| !v.is_null())
+        .collect();
+    Value::Array(investors)
+}
+
+fn funding_round(row: &SignalRow, field: &dyn Fn(&str) -> Value) -> Value {
+    json!({
+        "roundType": lower(field("roundType")),
+        "roundFlavor": lower(field("roundFlavor")),
+        "amount": row.amount,
+        "currency": row.currency,
+        "announcedDate": field("announcedDate"),
+        "confidenceScore": field("confidenceScore"),
+        "verificationStatus": field("verificationStatus"),
+        "investors": investors(field("investors")),
+    })
+}
+
+fn acquisition(
+    row: &SignalRow,
+    acquirer: Option<&CompanyRow>,
+    field: &dyn Fn(&str) -> Value,
+) -> Value {
+    json!({
+        "acquiringCompanyId": row.other_company_id,
+        "acquiringCompany": acquirer.map(|c| json!({
+            "id": c.id, "name": c.name, "website": c.website, "linkedinUrl": c.linkedin_url,
+            "industry": c.industry, "logoUrl": c.logo_url,
+        })),
+        "amount": row.amount,
+        "currency": row.currency,
+        "percentage": field("percentage"),
+        "announcedDate": field("announcedDate"),
+    })
+}
+
+fn job_change(company: Option<&CompanyRow>, field: &dyn Fn(&str) -> Value) -> Value {
+    let mut block = Map::new();
+    for key in [
+        "personName",
+        "personLinkedinUrl",
+        "newRole",
+        "postContent",
+        "personCurrentTitle",
+        "personHeadline",
+        "personLocation",
+        "personCity",
+        "personCountry",
+    ] {
+        block.insert(key.into(), field(key));
+    }
+    block.insert("companyName".into(), json!(company.map(|c| &c.name)));
+    block.insert(
+        "companyLinkedinUrl".into(),
+        json!(company.and_then(|c| c.linkedin_url.as_ref())),
+    );
+    Value::Object(block)
+}
+
+fn hiring_details(row: &SignalRow, field: &dyn Fn(&str) -> Value) -> Value {
+    json!([{
+        "title": field("title"),
+        "jobUrl": field("jobUrl"),
+        "location": field("location"),
+        "city": field("city"),
+        "country": field("jobCountry"),
+        "employmentType": field("employmentType"),
+        "seniorityLevel": field("seniorityLevel"),
+        "jobFunction": field("jobFunction"),
+        "datePosted": format_ms(row.occurred_at),
+    }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_envelope_has_exactly_four_keys_sorted_at_every_level() {
+        let body = envelope("e1", "funding.created", 0, r#"{"z":1,"a":{"y":2,"b":3}}"#);
+        let text = String::from_utf8(body).expect("UTF-8");
+        assert_eq!(
+            text,
+            r#"{"data":{"a":{"b":3,"y":2},"z":1},"event_id":"e1","event_type":"funding.created","timestamp":"1970-01-01T00:00:00.000Z"}"#
+        );
+    }
+
+    #[test]
+    fn a_funding_event_carries_its_round_block() {
+        let row = SignalRow {
+            id: "s1".into(),
+            kind: "funding_round",
+            company_id: "c1".into(),
+            amount: Some(5),
+            currency: Some("USD".into()),
+            payload:
+                r#"{"roundType":"Seed","investors":["Acme Ventures"],"sources":["https://x"]}"#
+                    .into(),
+            ..SignalRow::default()
+        };
+        let data = signal_event_data(&row, None, None);
+        assert_eq!(data["signal"]["type"], "funding_round");
+        assert_eq!(data["fundingRound"]["roundType"], "seed");
+        assert_eq!(
+            data["fundingRound"]["investors"][0]["name"],
+            "Acme Ventures"
+        );
+        assert_eq!(data["sources"], json!(["https://x"]));
+        assert_eq!(data["company"], Value::Null);
+        assert_eq!(data["employees"], json!([]));
+    }
+}

@@ -1,0 +1,152 @@
+//! The webhook worker (DESIGN.md flow 3): claims due deliveries under a lease, sends each outside
+//! any transaction, and records outcomes in batches. Each webhook has at most
+//! [`PER_ENDPOINT`] attempts in flight, so a hanging endpoint only slows itself.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::dispatch::Dispatcher;
+use crate::domain::time::now_ms;
+use crate::store::deliveries::{
+    AttemptRecord, Claim, claim_due, expire_held, record_attempts, release,
+};
+
+/// Most attempts in flight per webhook.
+pub const PER_ENDPOINT: usize = 16;
+
+/// Most attempts in flight per process.
+pub const IN_FLIGHT: usize = 512;
+
+/// Longest wait between claims when nothing wakes the worker (other processes' ingests).
+const POLL: Duration = Duration::from_millis(200);
+
+/// Outcomes recorded per transaction, at most.
+const RECORD_BATCH: usize = 512;
+
+type InFlight = Arc<Mutex<HashMap<String, usize>>>;
+
+fn lock(in_flight: &InFlight) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+    in_flight.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs until `shutdown`; attempts in flight then finish and are recorded before it returns.
+pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationToken) {
+    let in_flight: InFlight = Arc::default();
+    let (sender, receiver) = mpsc::channel::<(String, AttemptRecord)>(IN_FLIGHT * 2);
+    let recorder = tokio::spawn(record_loop(dispatcher.clone(), receiver, in_flight.clone()));
+    let mut last_expiry = 0;
+    while !shutdown.is_cancelled() {
+        let now = now_ms();
+        if now - last_expiry > 60_000 {
+            last_expiry = now;
+            if let Err(err) = expire_held(dispatcher.db(), now).await {
+                tracing::error!(error = %err, "expiring held deliveries failed");
+            }
+        }
+        let claimed = match claim_round(&dispatcher, &in_flight, &sender).await {
+            Ok(n) => n,
+            Err(err) => {
+                tracing::error!(error = %err, "claiming deliveries failed");
+                0
+            }
+        };
+        if claimed == 0 {
+            tokio::select! {
+                _ = shutdown.cancelled() => break,
+                _ = dispatcher.woken(POLL) => {}
+            }
+        }
+    }
+    drop(sender);
+    let _ = recorder.await;
+}
+
+/// Claims what there is room for and starts sending it; returns how many started.
+async fn claim_round(
+    dispatcher: &Arc<Dispatcher>,
+    in_flight: &InFlight,
+    sender: &mpsc::Sender<(String, AttemptRecord)>,
+) -> Result<usize, crate::store::StoreError> {
+    let (room, full) = {
+        let map = lock(in_flight);
+        let total: usize = map.values().sum();
+        let full: Vec<String> = map
+            .iter()
+            .filter(|(_, n)| **n >= PER_ENDPOINT)
+            .map(|(id, _)| id.clone())
+            .collect();
+        (IN_FLIGHT.saturating_sub(total), full)
+    };
+    if room == 0 {
+        return Ok(0);
+    }
+    let claim = Claim {
+        owner: dispatcher.owner(),
+        now: now_ms(),
+        lease_ms: dispatcher.lease_ms(),
+        limit: room.min(256) as i64,
+        per_webhook: PER_ENDPOINT as i64,
+        exclude: &full,
+    };
+    let claimed = claim_due(dispatcher.db(), &claim).await?;
+    let mut extra = Vec::new();
+    let mut started = 0;
+    for delivery in claimed {
+        {
+            let mut map = lock(in_flight);
+            let n = map.entry(delivery.webhook_id.clone()).or_default();
+            if *n >= PER_ENDPOINT {
+                extra.push(delivery.id.clone());
+                continue;
+            }
+            *n += 1;
+        }
+        started += 1;
+        let (dispatcher, sender) = (dispatcher.clone(), sender.clone());
+        tokio::spawn(async move {
+            let record = dispatcher.attempt(&delivery).await;
+            let _ = sender.send((delivery.webhook_id, record)).await;
+        });
+    }
+    if !extra.is_empty() {
+        let ids: Vec<&str> = extra.iter().map(String::as_str).collect();
+        release(dispatcher.db(), &ids, dispatcher.owner()).await?;
+    }
+    Ok(started)
+}
+
+/// Records outcomes as they come, many per transaction, then frees their endpoints' slots.
+async fn record_loop(
+    dispatcher: Arc<Dispatcher>,
+    mut receiver: mpsc::Receiver<(String, AttemptRecord)>,
+    in_flight: InFlight,
+) {
+    let mut batch = Vec::with_capacity(RECORD_BATCH);
+    while receiver.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+        let records: Vec<AttemptRecord> = batch.iter().map(|(_, r)| r.clone()).collect();
+        let mut delay = Duration::from_millis(50);
+        while let Err(err) = record_attempts(dispatcher.db(), &records).await {
+            // The lease keeps the rows ours for a while; keep trying rather than lose outcomes.
+            tracing::error!(error = %err, "recording delivery attempts failed; retrying");
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(2));
+        }
+        {
+            let mut map = lock(&in_flight);
+            for (webhook_id, _) in &batch {
+                if let Some(n) = map.get_mut(webhook_id) {
+                    *n -= 1;
+                    if *n == 0 {
+                        map.remove(webhook_id);
+                    }
+                }
+            }
+        }
+        batch.clear();
+        dispatcher.wake();
+    }
+}

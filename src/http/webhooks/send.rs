@@ -1,0 +1,203 @@
+//! Sending on demand: `POST /webhooks/{id}/test`, `POST /webhooks/{id}/deliveries/{deliveryId}/retry`
+//! and `POST /webhooks/{id}/deliveries/retry-failed`. The HTTP work is the dispatcher's; these
+//! handlers check ownership and state first and shape the answers.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+
+use super::deliveries::find_team_delivery;
+use super::find_active_webhook;
+use crate::delivery::dispatch::SentDelivery;
+use crate::domain::time::{DAY_MS, now_ms, parse_rfc3339_ms};
+use crate::http::auth::Principal;
+use crate::http::envelope::ok;
+use crate::http::error::ApiError;
+use crate::http::extract::{JsonBody, QueryParams};
+use crate::http::state::AppState;
+use crate::store::StoreError;
+use crate::store::deliveries::requeue_failed_since;
+
+/// Furthest back `retry-failed` may reach.
+const MAX_REPLAY_DAYS: i64 = 14;
+/// Test events are free, and so is a manual retry of one.
+const TEST_EVENT: &str = "system.test";
+
+/// The `data` of a test send.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TestSent {
+    /// Whether the endpoint answered 2xx.
+    pub success: bool,
+    pub delivery_id: String,
+    pub event_id: String,
+    pub event_type: String,
+    /// HTTP status of the answer; 0 when there was none (network error, time-out).
+    pub response_status: u16,
+    pub response_body: String,
+}
+
+/// The `data` of a manual retry.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RetrySent {
+    /// The new delivery row created by this retry.
+    pub delivery_id: String,
+    /// The delivery that was retried.
+    pub previous_delivery_id: String,
+    pub status: String,
+    /// HTTP status of the answer; 0 when there was none.
+    pub response_status: u16,
+    pub attempt_count: i64,
+    pub success: bool,
+}
+
+/// Body of `POST /webhooks/{id}/deliveries/retry-failed`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RetryFailedBody {
+    /// RFC 3339 time, at most 14 days ago: failed deliveries created since then are replayed.
+    #[schema(value_type = String)]
+    pub since: Option<Value>,
+}
+
+/// Sends a signed `system.test` event to the webhook now and records it as a delivery. Any
+/// request body is ignored.
+#[utoipa::path(post, path = "/api/v2/webhooks/{id}/test", tag = "Webhooks",
+    params(("id" = String, Path, description = "Webhook id")),
+    responses(
+        (status = 200, description = "The test event was sent and recorded; `success` tells whether the endpoint answered 2xx", body = TestSent),
+        (status = 404, description = "Webhook not found", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
+    ),
+    security(("bearerAuth" = [])))]
+pub async fn test_webhook(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(raw_id): Path<String>,
+    query: QueryParams,
+) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
+    let team = principal.team_id.as_str();
+    let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
+    let sent = state.dispatcher.send_test(team, &webhook.id).await?;
+    let data = TestSent {
+        success: sent.success,
+        delivery_id: sent.delivery_id,
+        event_id: sent.event_id,
+        event_type: sent.event_type,
+        response_status: sent.response_status.unwrap_or(0),
+        response_body: sent.response_body,
+    };
+    Ok(ok("webhooks.test", data))
+}
+
+/// Replays a delivery that has not succeeded, inline, as a new delivery row with the same event
+/// and the webhook's current secret. A successful replay costs 1 credit (test events are free).
+#[utoipa::path(post, path = "/api/v2/webhooks/{id}/deliveries/{deliveryId}/retry", tag = "Webhooks",
+    params(("id" = String, Path, description = "Webhook id"),
+           ("deliveryId" = String, Path, description = "Id of the delivery to retry")),
+    responses(
+        (status = 200, description = "The retry was attempted; `success` tells whether the endpoint answered 2xx", body = RetrySent),
+        (status = 404, description = "Webhook or delivery not found", body = crate::http::openapi::ErrorBody),
+        (status = 409, description = "The delivery already succeeded", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
+    ),
+    security(("bearerAuth" = [])))]
+pub async fn retry_delivery(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path((raw_id, raw_delivery_id)): Path<(String, String)>,
+    query: QueryParams,
+) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
+    let team = principal.team_id.as_str();
+    let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
+    let delivery = find_team_delivery(&state, team, &webhook.id, &raw_delivery_id).await?;
+    if delivery.status == "done" {
+        return Err(ApiError::conflict("Delivery already succeeded"));
+    }
+    let sent = state
+        .dispatcher
+        .retry_now(&delivery.id)
+        .await
+        .map_err(|err| match err {
+            // The delivery vanished between the check and the send.
+            StoreError::NotFound => ApiError::not_found("Delivery not found"),
+            err => err.into(),
+        })?;
+    let credits_used = i64::from(sent.success && sent.event_type != TEST_EVENT);
+    let data = retry_data(sent, &delivery.id);
+    let body = json!({
+        "success": true,
+        "data": data,
+        "meta": { "endpoint": "webhooks.deliveries.retry", "creditsUsed": credits_used },
+    });
+    Ok((StatusCode::OK, Json(body)).into_response())
+}
+
+fn retry_data(sent: SentDelivery, retried_id: &str) -> RetrySent {
+    RetrySent {
+        delivery_id: sent.delivery_id,
+        previous_delivery_id: sent
+            .previous_delivery_id
+            .unwrap_or_else(|| retried_id.to_string()),
+        status: sent.status,
+        response_status: sent.response_status.unwrap_or(0),
+        attempt_count: sent.attempt_count,
+        success: sent.success,
+    }
+}
+
+/// Queues a new delivery, sent in the background, for every failed delivery of the webhook
+/// created at or after `since` (at most 14 days ago). `data` is `{queued}`.
+#[utoipa::path(post, path = "/api/v2/webhooks/{id}/deliveries/retry-failed", tag = "Webhooks",
+    params(("id" = String, Path, description = "Webhook id")),
+    request_body = RetryFailedBody,
+    responses(
+        (status = 200, description = "`data` is `{queued}`: how many deliveries were queued", body = Value),
+        (status = 400, description = "`since` missing, not RFC 3339, or over 14 days ago", body = crate::http::openapi::ErrorBody),
+        (status = 404, description = "Webhook not found", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
+    ),
+    security(("bearerAuth" = [])))]
+pub async fn retry_failed(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(raw_id): Path<String>,
+    query: QueryParams,
+    JsonBody(body): JsonBody<RetryFailedBody>,
+) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
+    let team = principal.team_id.as_str();
+    let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
+    let now = now_ms();
+    let since = parse_since(body.since, now)?;
+    let mut tx = state.db.begin().await?;
+    let queued = requeue_failed_since(&mut tx, &webhook.id, since, now).await?;
+    tx.commit().await?;
+    if queued > 0 {
+        state.dispatcher.wake();
+    }
+    Ok(ok(
+        "webhooks.deliveries.retry_failed",
+        json!({ "queued": queued }),
+    ))
+}
+
+/// `since`: an RFC 3339 time no more than 14 days back (a future one simply matches nothing).
+fn parse_since(value: Option<Value>, now: i64) -> Result<i64, ApiError> {
+    let message =
+        format!("since must be an RFC 3339 date-time within the last {MAX_REPLAY_DAYS} days");
+    let since = value
+        .as_ref()
+        .and_then(Value::as_str)
+        .and_then(parse_rfc3339_ms)
+        .ok_or_else(|| ApiError::bad_request(message.clone()))?;
+    if since < now - MAX_REPLAY_DAYS * DAY_MS {
+        return Err(ApiError::bad_request(message));
+    }
+    Ok(since)
+}

@@ -1,0 +1,343 @@
+//! The worker side of the delivery outbox: claiming due deliveries under a lease, recording
+//! attempts and their outcome (and the one credit a success costs), replays and expiry.
+//!
+//! A claim is one short statement; the HTTP request happens outside any transaction; the outcome
+//! is recorded by a second short transaction that only applies while the lease is still ours.
+
+use sqlx::FromRow;
+
+use super::outbox::{NewDelivery, insert_deliveries};
+use super::{Db, StoreError, Tx, new_id, placeholders};
+use crate::{on_db, on_tx};
+
+/// Deliveries still pending this long after they were queued (held for credits, or for a
+/// paused monitor) fail.
+pub const HOLD_LIMIT_MS: i64 = 7 * 24 * 3600 * 1000;
+
+/// A delivery a worker owns until `lease_until`, with what it needs to send it.
+#[derive(Debug, Clone, FromRow)]
+pub struct ClaimedDelivery {
+    pub id: String,
+    pub webhook_id: String,
+    pub team_id: String,
+    pub monitor_id: Option<String>,
+    pub event_id: String,
+    pub event_type: String,
+    pub free: bool,
+    pub max_attempts: i64,
+    pub attempt_count: i64,
+    pub endpoint_url: String,
+    pub secret: String,
+    /// JSON text of the event's `data`.
+    pub data: String,
+    pub event_created_at: i64,
+}
+
+const CLAIMED: &str = "SELECT d.id, d.webhook_id, d.team_id, d.monitor_id, d.event_id, \
+     d.event_type, d.free, d.max_attempts, d.attempt_count, w.endpoint_url, w.secret, e.data, \
+     e.created_at AS event_created_at FROM deliveries d \
+     JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id";
+
+/// How one claim asks for work.
+#[derive(Debug, Clone, Copy)]
+pub struct Claim<'a> {
+    pub owner: &'a str,
+    pub now: i64,
+    pub lease_ms: i64,
+    pub limit: i64,
+    /// Most deliveries of one webhook in this claim.
+    pub per_webhook: i64,
+    /// Webhooks with no room for more work right now.
+    pub exclude: &'a [String],
+}
+
+/// Leases up to `limit` due deliveries that may go out now: pending, due, not leased, webhook
+/// active, and either free or of a live team with credits whose monitor (if any) is active.
+pub async fn claim_due(db: &Db, claim: &Claim<'_>) -> Result<Vec<ClaimedDelivery>, StoreError> {
+    let postgres = matches!(db, Db::Postgres(_));
+    let exclude = if claim.exclude.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " AND d.webhook_id NOT IN ({})",
+            placeholders(7, claim.exclude.len())
+        )
+    };
+    let lock = if postgres {
+        " FOR UPDATE OF d SKIP LOCKED"
+    } else {
+        ""
+    };
+    let sql = format!(
+        "WITH candidates AS (SELECT d.id, d.webhook_id, d.next_attempt_at FROM deliveries d \
+         JOIN webhooks w ON w.id = d.webhook_id JOIN teams tm ON tm.id = d.team_id \
+         LEFT JOIN monitors m ON m.id = d.monitor_id \
+         WHERE d.status = 'pending' AND d.next_attempt_at <= $1 \
+         AND (d.lease_until IS NULL OR d.lease_until < $1) AND w.active \
+         AND (d.free OR (tm.credits > 0 AND tm.subscription_status IN ('active', 'trialing') \
+         AND (d.monitor_id IS NULL OR m.active))){exclude} \
+         ORDER BY d.next_attempt_at LIMIT $4{lock}), \
+         ranked AS (SELECT id, next_attempt_at, ROW_NUMBER() OVER \
+         (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS rank FROM candidates) \
+         UPDATE deliveries SET lease_until = $2, lease_owner = $3, updated_at = $1 \
+         WHERE id IN (SELECT id FROM ranked WHERE rank <= $5 ORDER BY next_attempt_at LIMIT $6) \
+         RETURNING id"
+    );
+    let mut tx = db.begin().await?;
+    let ids: Vec<String> = on_tx!(&mut tx, |conn| {
+        let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql))
+            .bind(claim.now)
+            .bind(claim.now + claim.lease_ms)
+            .bind(claim.owner)
+            .bind(claim.limit * 4)
+            .bind(claim.per_webhook)
+            .bind(claim.limit);
+        for id in claim.exclude {
+            q = q.bind(id);
+        }
+        q.fetch_all(conn).await
+    })?;
+    let claimed = claimed_rows(&mut tx, &ids).await?;
+    tx.commit().await?;
+    Ok(claimed)
+}
+
+async fn claimed_rows(tx: &mut Tx, ids: &[String]) -> Result<Vec<ClaimedDelivery>, StoreError> {
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let sql = format!("{CLAIMED} WHERE d.id {{in}}");
+    super::bulk::select_in(tx, &sql, &[], &ids).await
+}
+
+/// Leases one delivery to `owner` now, whatever its state (an inline test or manual retry).
+pub async fn lease_one(
+    tx: &mut Tx,
+    id: &str,
+    owner: &str,
+    until: i64,
+) -> Result<Option<ClaimedDelivery>, StoreError> {
+    on_tx!(tx, |conn| sqlx::query(
+        "UPDATE deliveries SET lease_until = $2, lease_owner = $3 WHERE id = $1"
+    )
+    .bind(id)
+    .bind(until)
+    .bind(owner)
+    .execute(conn)
+    .await
+    .map(|_| ()))?;
+    Ok(claimed_rows(tx, &[id.to_string()])
+        .await?
+        .into_iter()
+        .next())
+}
+
+/// Gives leased deliveries back untouched (a claim took more than there was room for).
+pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<(), StoreError> {
+    let mut tx = db.begin().await?;
+    super::bulk::execute_in(
+        &mut tx,
+        "UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ? \
+         AND id {in}",
+        &[super::bulk::Val::text(owner)],
+        ids,
+    )
+    .await?;
+    tx.commit().await
+}
+
+/// The outcome of one attempt, to record.
+#[derive(Debug, Clone)]
+pub struct AttemptRecord {
+    pub delivery_id: String,
+    pub owner: String,
+    pub team_id: String,
+    pub monitor_id: Option<String>,
+    pub free: bool,
+    /// This attempt's number (the delivery's attempt count after it).
+    pub attempt: i64,
+    pub attempted_at: i64,
+    /// HTTP status; `None` when no answer came.
+    pub response_status: Option<i64>,
+    pub response_body: String,
+    pub duration_ms: i64,
+    pub error: Option<String>,
+    /// `pending` (retry at `next_attempt_at`), `done` or `failed`.
+    pub status: &'static str,
+    pub next_attempt_at: i64,
+}
+
+/// Records attempts in one transaction. An attempt whose lease was lost meanwhile changes
+/// nothing. A success is charged once per delivery (never below a balance of 0).
+pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<(), StoreError> {
+    let mut tx = db.begin().await?;
+    for r in records {
+        record_one(&mut tx, r).await?;
+    }
+    tx.commit().await
+}
+
+async fn record_one(tx: &mut Tx, r: &AttemptRecord) -> Result<(), StoreError> {
+    let done = r.status == "done";
+    let failed = r.status == "failed";
+    let updated = on_tx!(tx, |conn| sqlx::query(
+        "UPDATE deliveries SET status = $3, attempt_count = $4, response_status = $5, \
+         response_body = $6, next_attempt_at = $7, lease_until = NULL, lease_owner = NULL, \
+         delivered_at = CASE WHEN $8 THEN $9 ELSE delivered_at END, \
+         failed_at = CASE WHEN $10 THEN $9 ELSE failed_at END, updated_at = $9 \
+         WHERE id = $1 AND lease_owner = $2 AND status = 'pending'"
+    )
+    .bind(&r.delivery_id)
+    .bind(&r.owner)
+    .bind(r.status)
+    .bind(r.attempt)
+    .bind(r.response_status.unwrap_or(0))
+    .bind(&r.response_body)
+    .bind(r.next_attempt_at)
+    .bind(done)
+    .bind(r.attempted_at)
+    .bind(failed)
+    .execute(conn)
+    .await
+    .map(|res| res.rows_affected()))?;
+    if updated == 0 {
+        return Ok(());
+    }
+    on_tx!(tx, |conn| sqlx::query(
+        "INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, response_status, \
+         duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
+    )
+    .bind(&r.delivery_id)
+    .bind(r.attempt)
+    .bind(r.attempted_at)
+    .bind(r.response_status)
+    .bind(r.duration_ms)
+    .bind(&r.error)
+    .execute(conn)
+    .await
+    .map(|_| ()))?;
+    if done {
+        charge_success(tx, r).await?;
+    }
+    Ok(())
+}
+
+/// The credit of a successful delivery, exactly once, and the monitor's last delivery time.
+async fn charge_success(tx: &mut Tx, r: &AttemptRecord) -> Result<(), StoreError> {
+    if let Some(monitor_id) = &r.monitor_id {
+        on_tx!(tx, |conn| sqlx::query(
+            "UPDATE monitors SET last_delivery_at = $2 WHERE id = $1 \
+             AND (last_delivery_at IS NULL OR last_delivery_at < $2)"
+        )
+        .bind(monitor_id)
+        .bind(r.attempted_at)
+        .execute(conn)
+        .await
+        .map(|_| ()))?;
+    }
+    if r.free {
+        return Ok(());
+    }
+    let first = on_tx!(tx, |conn| sqlx::query(
+        "INSERT INTO delivery_charges (delivery_id, team_id, charged_at) VALUES ($1, $2, $3) \
+         ON CONFLICT DO NOTHING"
+    )
+    .bind(&r.delivery_id)
+    .bind(&r.team_id)
+    .bind(r.attempted_at)
+    .execute(conn)
+    .await
+    .map(|res| res.rows_affected()))?;
+    if first == 1 {
+        on_tx!(tx, |conn| sqlx::query(
+            "UPDATE teams SET credits = credits - 1 WHERE id = $1 AND credits > 0"
+        )
+        .bind(&r.team_id)
+        .execute(conn)
+        .await
+        .map(|_| ()))?;
+    }
+    Ok(())
+}
+
+/// Fails deliveries still pending [`HOLD_LIMIT_MS`] after they were queued; returns how many.
+pub async fn expire_held(db: &Db, now: i64) -> Result<u64, StoreError> {
+    Ok(on_db!(db, |pool| sqlx::query(
+        "UPDATE deliveries SET status = 'failed', failed_at = $1, updated_at = $1 \
+         WHERE status = 'pending' AND created_at < $2 AND (lease_until IS NULL OR lease_until < $1)"
+    )
+    .bind(now)
+    .bind(now - HOLD_LIMIT_MS)
+    .execute(pool)
+    .await
+    .map(|r| r.rows_affected()))?)
+}
+
+/// A delivery as a replay needs it.
+#[derive(Debug, Clone, FromRow)]
+struct Replayed {
+    id: String,
+    webhook_id: String,
+    team_id: String,
+    monitor_id: Option<String>,
+    event_id: String,
+    event_type: String,
+    free: bool,
+    attempt_count: i64,
+}
+
+fn replay_of(d: Replayed, now: i64) -> NewDelivery {
+    NewDelivery {
+        id: new_id(),
+        webhook_id: d.webhook_id,
+        team_id: d.team_id,
+        monitor_id: d.monitor_id,
+        event_id: d.event_id,
+        event_type: d.event_type,
+        free: d.free,
+        // A replay is one more attempt of the same event, not a new schedule.
+        max_attempts: d.attempt_count + 1,
+        attempt_count: d.attempt_count,
+        retry_of: Some(d.id),
+        created_at: now,
+    }
+}
+
+const REPLAYED: &str = "SELECT id, webhook_id, team_id, monitor_id, event_id, event_type, free, \
+     attempt_count FROM deliveries";
+
+/// Queues a replay (a new delivery row of the same event) of delivery `id`; returns the new id.
+pub async fn queue_replay(tx: &mut Tx, id: &str, now: i64) -> Result<Option<String>, StoreError> {
+    let sql = format!("{REPLAYED} WHERE id = $1");
+    let found: Option<Replayed> = on_tx!(tx, |conn| sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .fetch_optional(conn)
+        .await)?;
+    let Some(found) = found else {
+        return Ok(None);
+    };
+    let replay = replay_of(found, now);
+    let new_id = replay.id.clone();
+    insert_deliveries(tx, &[replay]).await?;
+    Ok(Some(new_id))
+}
+
+/// Queues a new delivery row (same event, sent asynchronously) for every `failed` delivery of
+/// the webhook created at or after `since_ms`; returns how many.
+pub async fn requeue_failed_since(
+    tx: &mut Tx,
+    webhook_id: &str,
+    since_ms: i64,
+    now: i64,
+) -> Result<u64, StoreError> {
+    let sql = format!(
+        "{REPLAYED} WHERE webhook_id = $1 AND status = 'failed' AND created_at >= $2 \
+         ORDER BY created_at"
+    );
+    let failed: Vec<Replayed> = on_tx!(tx, |conn| sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(webhook_id)
+        .bind(since_ms)
+        .fetch_all(conn)
+        .await)?;
+    let replays: Vec<NewDelivery> = failed.into_iter().map(|d| replay_of(d, now)).collect();
+    insert_deliveries(tx, &replays).await?;
+    Ok(replays.len() as u64)
+}

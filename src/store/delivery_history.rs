@@ -1,0 +1,222 @@
+//! The read side of webhook deliveries, for the Webhooks API: a webhook's deliveries page by
+//! page, one delivery with its attempts, and the statistics shown on every webhook.
+//!
+//! An attempt counts as successful when the endpoint answered 2xx (`error` is NULL on every HTTP
+//! answer); everything else — another status, a time-out, a refused connection — is a failure.
+
+use std::collections::HashMap;
+
+use sqlx::FromRow;
+
+use super::{Db, StoreError, placeholders};
+use crate::on_db;
+
+/// One delivery of an event to a webhook.
+#[derive(Debug, Clone, FromRow)]
+pub struct DeliveryRow {
+    pub id: String,
+    pub event_type: String,
+    pub event_id: String,
+    /// `pending`, `done` or `failed`.
+    pub status: String,
+    pub response_status: Option<i64>,
+    pub response_body: Option<String>,
+    pub attempt_count: i64,
+    pub delivered_at: Option<i64>,
+    pub failed_at: Option<i64>,
+    pub created_at: i64,
+}
+
+/// One attempt of a delivery.
+#[derive(Debug, Clone, FromRow)]
+pub struct AttemptRow {
+    pub attempted_at: i64,
+    pub response_status: Option<i64>,
+    pub duration_ms: i64,
+    pub error: Option<String>,
+}
+
+/// Where a page of deliveries starts: strictly after (older than) this delivery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryKey {
+    pub created_at: i64,
+    pub id: String,
+}
+
+/// Which deliveries to read.
+#[derive(Debug, Clone)]
+pub struct DeliveryQuery {
+    /// Only deliveries with this status.
+    pub status: Option<String>,
+    /// Only deliveries older than this one (newest-first order).
+    pub after: Option<DeliveryKey>,
+    pub limit: i64,
+}
+
+/// A page of deliveries, newest first, and the key to continue from when more remain.
+#[derive(Debug, Clone)]
+pub struct DeliveryPage {
+    pub rows: Vec<DeliveryRow>,
+    pub next: Option<DeliveryKey>,
+}
+
+/// Delivery statistics of one webhook.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WebhookStats {
+    pub total_deliveries: i64,
+    pub successful_deliveries: i64,
+    pub failed_deliveries: i64,
+    pub last_success_at: Option<i64>,
+    pub last_failure_at: Option<i64>,
+    /// Failed attempts since the last successful one.
+    pub consecutive_failures: i64,
+}
+
+const DELIVERY_COLUMNS: &str = "id, event_type, event_id, status, response_status, response_body, \
+     attempt_count, delivered_at, failed_at, created_at";
+
+/// A page of the webhook's deliveries, newest first (keyset on `created_at`, then `id`).
+pub async fn list_deliveries(
+    db: &Db,
+    team_id: &str,
+    webhook_id: &str,
+    query: &DeliveryQuery,
+) -> Result<DeliveryPage, StoreError> {
+    let mut sql =
+        format!("SELECT {DELIVERY_COLUMNS} FROM deliveries WHERE team_id = $1 AND webhook_id = $2");
+    let mut next_param = 3;
+    if query.status.is_some() {
+        sql.push_str(&format!(" AND status = ${next_param}"));
+        next_param += 1;
+    }
+    if query.after.is_some() {
+        let (at, id) = (next_param, next_param + 1);
+        sql.push_str(&format!(
+            " AND (created_at < ${at} OR (created_at = ${at} AND id < ${id}))"
+        ));
+        next_param += 2;
+    }
+    // One row beyond the page tells whether another page follows.
+    sql.push_str(&format!(
+        " ORDER BY created_at DESC, id DESC LIMIT ${next_param}"
+    ));
+    let mut rows: Vec<DeliveryRow> = on_db!(db, |pool| {
+        let mut q = sqlx::query_as::<_, DeliveryRow>(sqlx::AssertSqlSafe(sql))
+            .bind(team_id)
+            .bind(webhook_id);
+        if let Some(status) = &query.status {
+            q = q.bind(status);
+        }
+        if let Some(after) = &query.after {
+            q = q.bind(after.created_at).bind(&after.id);
+        }
+        q.bind(query.limit + 1).fetch_all(pool).await
+    })?;
+    let more = rows.len() as i64 > query.limit;
+    rows.truncate(usize::try_from(query.limit).unwrap_or(0));
+    let next = more.then(|| rows.last()).flatten().map(|last| DeliveryKey {
+        created_at: last.created_at,
+        id: last.id.clone(),
+    });
+    Ok(DeliveryPage { rows, next })
+}
+
+/// One delivery of the team's webhook.
+pub async fn find_delivery(
+    db: &Db,
+    team_id: &str,
+    webhook_id: &str,
+    delivery_id: &str,
+) -> Result<Option<DeliveryRow>, StoreError> {
+    let sql = format!(
+        "SELECT {DELIVERY_COLUMNS} FROM deliveries \
+         WHERE id = $1 AND webhook_id = $2 AND team_id = $3"
+    );
+    Ok(on_db!(db, |pool| sqlx::query_as::<_, DeliveryRow>(
+        sqlx::AssertSqlSafe(sql)
+    )
+    .bind(delivery_id)
+    .bind(webhook_id)
+    .bind(team_id)
+    .fetch_optional(pool)
+    .await)?)
+}
+
+/// Every attempt of one of the team's deliveries, first attempt first.
+pub async fn list_attempts(
+    db: &Db,
+    team_id: &str,
+    delivery_id: &str,
+) -> Result<Vec<AttemptRow>, StoreError> {
+    Ok(on_db!(db, |pool| sqlx::query_as::<_, AttemptRow>(
+        "SELECT a.attempted_at, a.response_status, a.duration_ms, a.error \
+         FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id \
+         WHERE a.delivery_id = $1 AND d.team_id = $2 ORDER BY a.attempt"
+    )
+    .bind(delivery_id)
+    .bind(team_id)
+    .fetch_all(pool)
+    .await)?)
+}
+
+/// (webhook id, total, done, failed)
+type DeliveryCounts = (String, i64, i64, i64);
+/// (webhook id, last success, last failure, failures since the last success)
+type AttemptSummary = (String, Option<i64>, Option<i64>, i64);
+
+/// Statistics of each of the team's webhooks in `webhook_ids`, keyed by webhook id; a webhook
+/// without deliveries is absent (all zero).
+pub async fn webhook_stats(
+    db: &Db,
+    team_id: &str,
+    webhook_ids: &[String],
+) -> Result<HashMap<String, WebhookStats>, StoreError> {
+    if webhook_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let ids = placeholders(2, webhook_ids.len());
+    let counts_sql = format!(
+        "SELECT webhook_id, COUNT(*), \
+         COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0), \
+         COALESCE(SUM(CASE WHEN status = 'failed' THEN 1 ELSE 0 END), 0) \
+         FROM deliveries WHERE team_id = $1 AND webhook_id IN ({ids}) GROUP BY webhook_id"
+    );
+    let attempts_sql = format!(
+        "WITH a AS (SELECT d.webhook_id, a.attempted_at, \
+           (a.error IS NULL AND COALESCE(a.response_status, 0) BETWEEN 200 AND 299) AS ok \
+           FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id \
+           WHERE d.team_id = $1 AND d.webhook_id IN ({ids})), \
+         last AS (SELECT webhook_id, MAX(CASE WHEN ok THEN attempted_at END) AS success_at, \
+           MAX(CASE WHEN ok THEN NULL ELSE attempted_at END) AS failure_at \
+           FROM a GROUP BY webhook_id) \
+         SELECT last.webhook_id, last.success_at, last.failure_at, \
+           (SELECT COUNT(*) FROM a x WHERE x.webhook_id = last.webhook_id AND NOT x.ok \
+            AND (last.success_at IS NULL OR x.attempted_at > last.success_at)) \
+         FROM last"
+    );
+    let (counts, attempts): (Vec<DeliveryCounts>, Vec<AttemptSummary>) = on_db!(db, |pool| {
+        let mut counts_q = sqlx::query_as(sqlx::AssertSqlSafe(counts_sql)).bind(team_id);
+        let mut attempts_q = sqlx::query_as(sqlx::AssertSqlSafe(attempts_sql)).bind(team_id);
+        for id in webhook_ids {
+            counts_q = counts_q.bind(id);
+            attempts_q = attempts_q.bind(id);
+        }
+        let counts = counts_q.fetch_all(pool).await?;
+        let attempts = attempts_q.fetch_all(pool).await?;
+        Ok::<_, sqlx::Error>((counts, attempts))
+    })?;
+    let mut stats: HashMap<String, WebhookStats> = HashMap::new();
+    for (webhook_id, total, done, failed) in counts {
+        let entry = stats.entry(webhook_id).or_default();
+        entry.total_deliveries = total;
+        entry.successful_deliveries = done;
+        entry.failed_deliveries = failed;
+    }
+    for (webhook_id, success_at, failure_at, consecutive) in attempts {
+        let entry = stats.entry(webhook_id).or_default();
+        entry.last_success_at = success_at;
+        entry.last_failure_at = failure_at;
+        entry.consecutive_failures = consecutive;
+    }
+    Ok(stats)
+}

@@ -1,0 +1,195 @@
+//! The write side of fan-out, inside the ingest transaction: who is interested in a batch of
+//! signals, and the events, deliveries and alert items that carry them out.
+
+use sqlx::FromRow;
+
+use super::bulk::{RowStatement, Val, execute_rows, select_in};
+use super::{StoreError, Tx};
+use crate::on_tx;
+
+/// Subscription states whose teams receive signals.
+const LIVE_TEAM: &str = "tm.subscription_status IN ('active', 'trialing')";
+
+/// A standalone webhook of a live team.
+#[derive(Debug, Clone, FromRow)]
+pub struct StandaloneWebhook {
+    pub id: String,
+    pub team_id: String,
+    /// JSON array text.
+    pub event_types: String,
+    /// JSON object text.
+    pub filters: String,
+}
+
+/// Every active standalone webhook of a team whose subscription is live.
+pub async fn standalone_webhooks(tx: &mut Tx) -> Result<Vec<StandaloneWebhook>, StoreError> {
+    let sql = format!(
+        "SELECT w.id, w.team_id, w.event_types, w.filters FROM webhooks w \
+         JOIN teams tm ON tm.id = w.team_id \
+         WHERE w.monitor_id IS NULL AND w.active AND w.retired_at IS NULL AND {LIVE_TEAM}"
+    );
+    Ok(on_tx!(tx, |conn| sqlx::query_as::<_, StandaloneWebhook>(
+        sqlx::AssertSqlSafe(sql)
+    )
+    .fetch_all(conn)
+    .await)?)
+}
+
+/// A live monitor with a resolved target on one of the batch's companies.
+#[derive(Debug, Clone, FromRow)]
+pub struct WatchingMonitor {
+    pub company_id: String,
+    pub monitor_id: String,
+    pub team_id: String,
+    /// JSON array text of signal types.
+    pub signal_types: String,
+    /// The monitor's current, active webhook; `None` for an e-mail-only monitor.
+    pub webhook_id: Option<String>,
+}
+
+/// Active monitors of live teams with a resolved target on any of `company_ids`, once per
+/// (company, monitor).
+pub async fn monitors_watching(
+    tx: &mut Tx,
+    company_ids: &[&str],
+) -> Result<Vec<WatchingMonitor>, StoreError> {
+    let sql = format!(
+        "SELECT DISTINCT t.company_id, m.id AS monitor_id, m.team_id, m.signal_types, \
+         w.id AS webhook_id FROM targets t \
+         JOIN monitors m ON m.id = t.monitor_id \
+         JOIN teams tm ON tm.id = m.team_id \
+         LEFT JOIN webhooks w ON w.id = m.webhook_id AND w.active AND w.retired_at IS NULL \
+         WHERE m.active AND {LIVE_TEAM} AND t.company_id {{in}}"
+    );
+    select_in(tx, &sql, &[], company_ids).await
+}
+
+/// True when nobody could be interested in any signal: no standalone webhook and no active
+/// monitor with a resolved target. Lets bulk loads skip fan-out.
+pub async fn nobody_listens(tx: &mut Tx) -> Result<bool, StoreError> {
+    let listeners: i64 = on_tx!(tx, |conn| sqlx::query_scalar(
+        "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM webhooks WHERE monitor_id IS NULL \
+         AND active LIMIT 1) w) + (SELECT COUNT(*) FROM (SELECT 1 FROM targets t \
+         JOIN monitors m ON m.id = t.monitor_id WHERE m.active AND t.company_id IS NOT NULL \
+         LIMIT 1) m)"
+    )
+    .fetch_one(conn)
+    .await)?;
+    Ok(listeners == 0)
+}
+
+/// An event about to be stored.
+#[derive(Debug, Clone)]
+pub struct NewEvent {
+    pub id: String,
+    pub event_type: String,
+    pub signal_id: Option<String>,
+    /// JSON text of the event's `data`.
+    pub data: String,
+    pub created_at: i64,
+}
+
+/// `max_attempts` of a delivery that gets as many attempts as the configured retry schedule.
+pub const FOLLOW_SCHEDULE: i64 = 0;
+
+/// A delivery about to be queued.
+#[derive(Debug, Clone)]
+pub struct NewDelivery {
+    pub id: String,
+    pub webhook_id: String,
+    pub team_id: String,
+    pub monitor_id: Option<String>,
+    pub event_id: String,
+    pub event_type: String,
+    /// Test events: not charged.
+    pub free: bool,
+    /// Most attempts, or [`FOLLOW_SCHEDULE`].
+    pub max_attempts: i64,
+    /// The attempts of earlier deliveries of the same event (manual retries carry the count on).
+    pub attempt_count: i64,
+    pub retry_of: Option<String>,
+    pub created_at: i64,
+}
+
+/// An alert item about to be queued for a monitor's digest.
+#[derive(Debug, Clone)]
+pub struct NewAlert {
+    pub id: String,
+    pub monitor_id: String,
+    pub team_id: String,
+    pub event_id: String,
+    pub created_at: i64,
+}
+
+/// Stores events.
+pub async fn insert_events(tx: &mut Tx, events: &[NewEvent]) -> Result<(), StoreError> {
+    let mut values = Vec::with_capacity(events.len() * 5);
+    for e in events {
+        values.extend([
+            Val::text(&e.id),
+            Val::text(&e.event_type),
+            Val::opt(&e.signal_id),
+            Val::text(&e.data),
+            Val::Int(Some(e.created_at)),
+        ]);
+    }
+    let stmt = RowStatement {
+        head: "INSERT INTO events (id, event_type, signal_id, data, created_at) VALUES ",
+        template: "(?, ?, ?, ?, ?)",
+        tail: "",
+    };
+    execute_rows(tx, &stmt, &values).await?;
+    Ok(())
+}
+
+/// Queues deliveries, each due at once.
+pub async fn insert_deliveries(tx: &mut Tx, rows: &[NewDelivery]) -> Result<(), StoreError> {
+    let mut values = Vec::with_capacity(rows.len() * 13);
+    for d in rows {
+        values.extend([
+            Val::text(&d.id),
+            Val::text(&d.webhook_id),
+            Val::text(&d.team_id),
+            Val::opt(&d.monitor_id),
+            Val::text(&d.event_id),
+            Val::text(&d.event_type),
+            Val::Bool(d.free),
+            Val::Int(Some(d.max_attempts)),
+            Val::Int(Some(d.attempt_count)),
+            Val::opt(&d.retry_of),
+            Val::Int(Some(d.created_at)),
+            Val::Int(Some(d.created_at)),
+            Val::Int(Some(d.created_at)),
+        ]);
+    }
+    let stmt = RowStatement {
+        head: "INSERT INTO deliveries (id, webhook_id, team_id, monitor_id, event_id, \
+               event_type, free, max_attempts, attempt_count, retry_of, created_at, status, \
+               next_attempt_at, updated_at) VALUES ",
+        template: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
+        tail: "",
+    };
+    execute_rows(tx, &stmt, &values).await?;
+    Ok(())
+}
+
+/// Queues alert items.
+pub async fn insert_alerts(tx: &mut Tx, rows: &[NewAlert]) -> Result<(), StoreError> {
+    let mut values = Vec::with_capacity(rows.len() * 5);
+    for a in rows {
+        values.extend([
+            Val::text(&a.id),
+            Val::text(&a.monitor_id),
+            Val::text(&a.team_id),
+            Val::text(&a.event_id),
+            Val::Int(Some(a.created_at)),
+        ]);
+    }
+    let stmt = RowStatement {
+        head: "INSERT INTO alert_items (id, monitor_id, team_id, event_id, created_at) VALUES ",
+        template: "(?, ?, ?, ?, ?)",
+        tail: "",
+    };
+    execute_rows(tx, &stmt, &values).await?;
+    Ok(())
+}

@@ -1,0 +1,113 @@
+//! How each receiver behaviour plays out: the attempts made, their spacing, and the credit.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::delivery_support::{SOON, Watching, acme_round, assert_stays_at};
+use crate::each_backend;
+use crate::support::Backend;
+use crate::support::receiver::{Answer, Receiver};
+
+each_backend!(
+    a_500_is_retried_with_the_same_event_id_and_charged_once_when_it_succeeds,
+    a_410_stops_the_retries_at_once_and_costs_nothing,
+    a_503_with_retry_after_waits_at_least_that_long,
+    a_redirect_is_a_failure_and_is_never_followed,
+    a_hanging_endpoint_times_out_and_is_retried,
+    a_huge_response_body_does_not_hold_up_the_delivery,
+);
+
+const ROUND: &str = "f3000000-0000-4000-8000-000000000001";
+
+async fn a_500_is_retried_with_the_same_event_id_and_charged_once_when_it_succeeds(
+    backend: Backend,
+) {
+    let w = Watching::start(backend, &[]).await;
+    let before = w.credits().await;
+    w.receiver.script([Answer::Status(500)]);
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+
+    let got = w.receiver.wait_for(2, SOON).await;
+    assert_eq!(got[0].json()["event_id"], got[1].json()["event_id"]);
+    let gap = got[1].at - got[0].at;
+    assert!(gap >= Duration::from_millis(750), "retried after {gap:?}");
+    w.wait_for_credits(before - 1).await;
+    assert_stays_at(&w.receiver, 2, Duration::from_millis(500)).await;
+}
+
+async fn a_410_stops_the_retries_at_once_and_costs_nothing(backend: Backend) {
+    let w = Watching::start(backend, &[]).await;
+    let before = w.credits().await;
+    w.receiver.always(Answer::Status(410));
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+
+    w.receiver.wait_for(1, SOON).await;
+    assert_stays_at(&w.receiver, 1, Duration::from_millis(2500)).await;
+    assert_eq!(w.credits().await, before);
+}
+
+async fn a_503_with_retry_after_waits_at_least_that_long(backend: Backend) {
+    let w = Watching::start(backend, &[]).await;
+    w.receiver.script([Answer::Full(
+        503,
+        vec![("retry-after", "3".to_string())],
+        "busy".into(),
+    )]);
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+
+    let got = w.receiver.wait_for(2, SOON).await;
+    let gap = got[1].at - got[0].at;
+    assert!(gap >= Duration::from_millis(2900), "retried after {gap:?}");
+}
+
+async fn a_redirect_is_a_failure_and_is_never_followed(backend: Backend) {
+    let w = Watching::start(backend, &[]).await;
+    let elsewhere = Receiver::start().await;
+    let before = w.credits().await;
+    w.receiver.always(Answer::Full(
+        302,
+        vec![("location", elsewhere.url.clone())],
+        String::new(),
+    ));
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+
+    // The first attempt and the two retries of the schedule "1,1", then nothing.
+    w.receiver.wait_for(3, SOON).await;
+    assert_stays_at(&w.receiver, 3, Duration::from_millis(2500)).await;
+    assert!(elsewhere.received().is_empty(), "the redirect was followed");
+    assert_eq!(w.credits().await, before);
+}
+
+async fn a_hanging_endpoint_times_out_and_is_retried(backend: Backend) {
+    let w = Watching::start(backend, &[]).await;
+    let before = w.credits().await;
+    w.receiver.script([Answer::Hang]);
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+
+    let got = w.receiver.wait_for(2, SOON).await;
+    let gap = got[1].at - got[0].at;
+    assert!(
+        gap >= Duration::from_secs(2),
+        "retried after {gap:?}, before the timeout"
+    );
+    w.wait_for_credits(before - 1).await;
+}
+
+async fn a_huge_response_body_does_not_hold_up_the_delivery(backend: Backend) {
+    let w = Watching::start(backend, &[]).await;
+    let before = w.credits().await;
+    w.receiver
+        .always(Answer::Full(200, Vec::new(), "x".repeat(5_000_000)));
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+
+    w.receiver.wait_for(1, SOON).await;
+    w.wait_for_credits(before - 1).await;
+    assert_stays_at(&w.receiver, 1, Duration::from_millis(500)).await;
+}
