@@ -23,6 +23,7 @@ use crate::delivery::fanout::fan_out_signals;
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::now_ms;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
+use crate::store::bulk_targets::follow_people;
 use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
 use crate::store::{Db, StoreError, Tx, new_id};
 
@@ -209,5 +210,12 @@ async fn write_rows(
         .filter(|row| !existing.contains(&row.id))
         .collect();
     fan_out_signals(tx, &new, now).await?;
+    // A job change moves the person: member-profile targets follow them to the new company.
+    let moves: Vec<(&str, &str)> = new
+        .iter()
+        .filter(|row| row.kind == SignalType::JobChange.as_str())
+        .filter_map(|row| Some((row.person_key.as_deref()?, row.company_id.as_str())))
+        .collect();
+    follow_people(tx, &moves, now).await?;
     Ok(())
 }

@@ -22,6 +22,7 @@ each_backend!(
     a_paused_monitor_delivers_nothing_and_does_not_send_the_backlog_after_resuming,
     at_zero_credits_deliveries_are_held_and_go_out_when_credits_are_added,
     concurrent_ingests_charge_each_delivery_exactly_once,
+    a_profile_target_follows_the_person_to_their_new_company,
 );
 
 async fn a_new_round_of_a_watched_company_is_posted_signed_to_the_monitor_webhook(
@@ -258,4 +259,51 @@ async fn concurrent_ingests_charge_each_delivery_exactly_once(backend: Backend) 
         })
         .collect();
     assert_eq!(ids.len(), 40, "every delivery is a different event");
+}
+
+async fn a_profile_target_follows_the_person_to_their_new_company(backend: Backend) {
+    let w = Watching::start(backend, &[]).await;
+    w.app
+        .import_people(
+            json!([{ "linkedinUrl": "https://www.linkedin.com/in/jane-doe",
+            "name": "Jane Doe", "companyWebsite": "acme.com" }]),
+        )
+        .await;
+    let added = w
+        .app
+        .add_targets(
+            &w.team,
+            &w.monitor_id,
+            json!(["https://linkedin.com/in/jane-doe"]),
+        )
+        .await;
+    assert_eq!(added.status, 200, "{:?}", added.body);
+
+    w.ingest(
+        "job-changes",
+        json!([{ "signalId": "e1000000-0000-4000-8000-000000000001", "companyWebsite": "globex.com",
+            "companyName": "Globex", "personName": "Jane Doe",
+            "personLinkedinUrl": "https://www.linkedin.com/in/jane-doe", "newRole": "CTO",
+            "previousCompanyId": w.acme, "occurredAt": "2026-11-20T10:00:00Z" }]),
+    )
+    .await;
+
+    let got = w.receiver.wait_for(1, SOON).await;
+    assert_eq!(got[0].json()["data"]["jobChange"]["newRole"], "CTO");
+    let targets = w
+        .app
+        .get(
+            &format!("/api/v2/monitors/{}/targets", w.monitor_id),
+            &w.team.key,
+        )
+        .await;
+    let profile = targets
+        .data()
+        .as_array()
+        .expect("targets")
+        .iter()
+        .find(|t| t["type"] == "linkedin_profile")
+        .cloned()
+        .expect("the profile target");
+    assert_eq!(profile["company"]["name"], "Globex", "{profile}");
 }
