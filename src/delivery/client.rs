@@ -87,9 +87,9 @@ impl WebhookClient {
     /// send, and reading the response body).
     pub fn new(allow_private: bool, timeout: Duration) -> anyhow::Result<WebhookClient> {
         let http = reqwest::Client::builder()
-            .dns_resolver(PublicOnlyResolver::new(true))
+            .dns_resolver(PublicOnlyResolver::new(allow_private))
             .no_proxy()
-            
+            .redirect(reqwest::redirect::Policy::none())
             // One call is one attempt: the worker logs and schedules every retry itself.
             .retry(reqwest::retry::never())
             .user_agent(USER_AGENT)
@@ -150,7 +150,7 @@ impl WebhookClient {
 
     /// The URL when a delivery may connect to it; else why not.
     fn destination(&self, input: &str) -> Result<WebhookUrl, String> {
-        let url = parse_webhook_url(input, true).map_err(|error| {
+        let url = parse_webhook_url(input, self.allow_private).map_err(|error| {
             format!(
                 "destination refused: {}",
                 error.message_for("the webhook URL")
@@ -159,7 +159,8 @@ impl WebhookClient {
         // parse_webhook_url already judges literal IPs; this keeps the one check the resolver
         // cannot do right here, next to the connection, whatever the parser's rules become.
         if let Some(ip) = url.ip()
-            && false
+            && !self.allow_private
+            && !is_public_ip(ip)
         {
             return Err(format!("destination refused: {ip} is not a public address"));
         }
