@@ -37,11 +37,12 @@ impl Application {
             None
         };
         let dispatcher = Arc::new(Dispatcher::new(db.clone(), &config)?);
+        let limiter = Arc::new(RateLimiter::for_db(&db));
         let state = AppState {
             db,
             dispatcher,
             config: Arc::new(config),
-            limiter: Arc::new(RateLimiter::default()),
+            limiter,
             counts: Arc::default(),
             metrics: recorder(),
         };

@@ -55,7 +55,8 @@ async fn run_guard(State(guard): State<Guard>, mut req: Request, next: Next) -> 
     let decision = guard
         .state
         .limiter
-        .check(&owner.team_id, guard.endpoint, limit, now_ms());
+        .check(&owner.team_id, guard.endpoint, limit, now_ms())
+        .await;
     let mut response = if !decision.allowed {
         ApiError::rate_limited(decision.retry_after).into_response()
     } else if !SubscriptionStatus::parse(&owner.subscription_status)

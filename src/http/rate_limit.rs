@@ -1,9 +1,15 @@
 //! Per team, per endpoint request limits: up to N requests in each 60-second window, the window
 //! opening at the first request after the previous one closed.
+//!
+//! One process (SQLite) counts in memory. Several API processes on one PostgreSQL database share
+//! their counters in the database, so a team's limit holds however requests are spread.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::store::Db;
+use crate::store::rate_limits::count_request;
 
 const WINDOW_MS: i64 = 60_000;
 const SWEEP_EVERY: u64 = 4096;
@@ -26,14 +32,73 @@ struct Window {
     count: u32,
 }
 
+/// Where request counts are kept.
+#[derive(Debug)]
+pub enum RateLimiter {
+    /// In this process: right when one process serves the API.
+    Local(LocalWindows),
+    /// In the database, shared by every process using it; counted in process while the
+    /// database cannot be reached.
+    Shared(Db, LocalWindows),
+}
+
+impl Default for RateLimiter {
+    fn default() -> Self {
+        RateLimiter::Local(LocalWindows::default())
+    }
+}
+
+impl RateLimiter {
+    /// The limiter for a database: shared on PostgreSQL (where several processes may serve the
+    /// API), in process on SQLite.
+    pub fn for_db(db: &Db) -> RateLimiter {
+        match db {
+            Db::Postgres(_) => RateLimiter::Shared(db.clone(), LocalWindows::default()),
+            Db::Sqlite(_) => RateLimiter::default(),
+        }
+    }
+
+    /// Counts one request of `team_id` on `endpoint` at `now_ms` against `limit` per minute.
+    /// When the shared counter cannot be reached, the request is counted in process instead of
+    /// being refused.
+    pub async fn check(
+        &self,
+        team_id: &str,
+        endpoint: &'static str,
+        limit: u32,
+        now_ms: i64,
+    ) -> RateDecision {
+        match self {
+            RateLimiter::Local(windows) => windows.check(team_id, endpoint, limit, now_ms),
+            RateLimiter::Shared(db, fallback) => {
+                match count_request(db, team_id, endpoint, now_ms, WINDOW_MS).await {
+                    Ok((opened_at, count)) => {
+                        let count = u32::try_from(count).unwrap_or(u32::MAX);
+                        let allowed = count <= limit;
+                        let window = Window {
+                            opened_at,
+                            count: count.min(limit),
+                        };
+                        decision(window, limit, allowed, now_ms)
+                    }
+                    Err(err) => {
+                        tracing::error!(error = %err, "shared rate limit unavailable");
+                        fallback.check(team_id, endpoint, limit, now_ms)
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// In-process fixed-window counters keyed by team and endpoint.
 #[derive(Debug, Default)]
-pub struct RateLimiter {
+pub struct LocalWindows {
     windows: Mutex<HashMap<(String, &'static str), Window>>,
     checks: AtomicU64,
 }
 
-impl RateLimiter {
+impl LocalWindows {
     /// Counts one request of `team_id` on `endpoint` at `now_ms` against `limit` per minute.
     pub fn check(
         &self,
@@ -87,7 +152,7 @@ mod tests {
 
     #[test]
     fn the_request_past_the_limit_is_refused_until_the_window_closes() {
-        let limiter = RateLimiter::default();
+        let limiter = LocalWindows::default();
         for i in 0..3 {
             let d = limiter.check("team", "monitors.list", 3, 1_000 + i);
             assert!(d.allowed);
@@ -102,7 +167,7 @@ mod tests {
 
     #[test]
     fn endpoints_and_teams_are_counted_separately() {
-        let limiter = RateLimiter::default();
+        let limiter = LocalWindows::default();
         assert!(limiter.check("a", "monitors.list", 1, 0).allowed);
         assert!(limiter.check("a", "monitors.get", 1, 0).allowed);
         assert!(limiter.check("b", "monitors.list", 1, 0).allowed);
