@@ -17,6 +17,9 @@ use crate::http::state::AppState;
 use crate::research::sweep_pending_targets;
 use crate::store::Db;
 
+/// How long in-flight requests may take to finish after a shutdown signal.
+const DRAIN_DEADLINE: Duration = Duration::from_secs(30);
+
 /// A built, not yet running, service bound to its listen address.
 pub struct Application {
     state: AppState,
@@ -59,7 +62,9 @@ impl Application {
         &self.state.db
     }
 
-    /// Runs the server and workers until `shutdown` is cancelled, then drains and closes.
+    /// Runs the server and workers until `shutdown` is cancelled: then the listener stops
+    /// accepting, in-flight requests get [`DRAIN_DEADLINE`] to finish, workers finish or release
+    /// their work, and the database closes.
     pub async fn run(self, shutdown: CancellationToken) -> anyhow::Result<()> {
         let mut workers = Vec::new();
         if self.state.config.role.runs_workers() {
@@ -80,9 +85,16 @@ impl Application {
         if let Some(listener) = self.listener {
             let router = crate::http::router(self.state.clone());
             let stop = shutdown.clone();
-            axum::serve(listener, router)
-                .with_graceful_shutdown(async move { stop.cancelled().await })
-                .await?;
+            let server = axum::serve(listener, router)
+                .with_graceful_shutdown(async move { stop.cancelled().await });
+            let deadline = async {
+                shutdown.cancelled().await;
+                tokio::time::sleep(DRAIN_DEADLINE).await;
+            };
+            tokio::select! {
+                served = server => served?,
+                _ = deadline => tracing::warn!("requests still in flight at the drain deadline"),
+            }
         } else {
             shutdown.cancelled().await;
         }

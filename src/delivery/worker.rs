@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::dispatch::Dispatcher;
 use crate::domain::time::now_ms;
 use crate::store::deliveries::{
-    AttemptRecord, Claim, claim_due, expire_held, record_attempts, release,
+    AttemptRecord, Claim, claim_due, expire_held, record_attempts, release, release_all,
 };
 
 /// Most attempts in flight per webhook.
@@ -33,7 +33,8 @@ fn lock(in_flight: &InFlight) -> std::sync::MutexGuard<'_, HashMap<String, usize
     in_flight.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Runs until `shutdown`; attempts in flight then finish and are recorded before it returns.
+/// Runs until `shutdown`; attempts in flight then finish and are recorded (within the lease
+/// time) and any lease still held is released before it returns.
 pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationToken) {
     let in_flight: InFlight = Arc::default();
     let (sender, receiver) = mpsc::channel::<(String, AttemptRecord)>(IN_FLIGHT * 2);
@@ -62,7 +63,16 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
         }
     }
     drop(sender);
-    let _ = recorder.await;
+    // Attempts in flight end within the webhook timeout; give them that long to be recorded.
+    let drain = Duration::from_millis(dispatcher.lease_ms() as u64);
+    if tokio::time::timeout(drain, recorder).await.is_err() {
+        tracing::warn!("delivery attempts still in flight at shutdown; their leases are released");
+    }
+    match release_all(dispatcher.db(), dispatcher.owner()).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(released = n, "delivery leases released at shutdown"),
+        Err(err) => tracing::error!(error = %err, "releasing delivery leases failed"),
+    }
 }
 
 /// Claims what there is room for and starts sending it; returns how many started.

@@ -144,6 +144,18 @@ pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<(), StoreErro
     tx.commit().await
 }
 
+/// Gives back every lease `owner` still holds (a process shutting down), so another worker
+/// can take the deliveries at once instead of after the lease runs out.
+pub async fn release_all(db: &Db, owner: &str) -> Result<u64, StoreError> {
+    Ok(on_db!(db, |pool| sqlx::query(
+        "UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $1"
+    )
+    .bind(owner)
+    .execute(pool)
+    .await
+    .map(|r| r.rows_affected()))?)
+}
+
 /// The outcome of one attempt, to record.
 #[derive(Debug, Clone)]
 pub struct AttemptRecord {
