@@ -21,4 +21,7 @@ mod ops;
 mod signal_import;
 mod targets;
 mod webhook_access;
+mod webhook_changes;
+mod webhook_deliveries;
+mod webhook_retries;
 mod webhooks;
