@@ -115,3 +115,7 @@ async fn send_digest(mailer: &Mailer, digest: &PendingDigest) -> Result<(), Mail
     let message = compose(mailer.sender(), &digest.recipient, &rendered)?;
     mailer.send(&message).await
 }
+
+#[cfg(test)]
+#[path = "digest_tests.rs"]
+mod tests;

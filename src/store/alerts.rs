@@ -53,9 +53,12 @@ const DUE: &str = "monitors.active \
 const ID_CHUNK: usize = 500;
 
 /// Ids of the monitors whose digest is due: active, with unsent items, and no digest since
-/// `cutoff`.
+/// `cutoff`. The longest-waiting come first, so digests that keep failing (their window start is
+/// moved to the cutoff) cannot crowd the others out of a round.
 pub async fn due_monitors(db: &Db, cutoff: i64, limit: i64) -> Result<Vec<String>, StoreError> {
-    let sql = format!("SELECT id FROM monitors WHERE {DUE} ORDER BY id LIMIT $2");
+    let sql = format!(
+        "SELECT id FROM monitors WHERE {DUE} ORDER BY COALESCE(last_email_at, 0), id LIMIT $2"
+    );
     Ok(on_db!(db, |pool| sqlx::query_scalar::<_, String>(
         sqlx::AssertSqlSafe(sql)
     )

@@ -23,5 +23,6 @@ mod targets;
 mod webhook_access;
 mod webhook_changes;
 mod webhook_deliveries;
+mod webhook_feed;
 mod webhook_retries;
 mod webhooks;
