@@ -14,7 +14,7 @@ use crate::domain::retry::{Attempt, Next, max_attempts, next_step, parse_retry_a
 use crate::domain::signing::{Signed, delivery_headers};
 use crate::domain::time::now_ms;
 use crate::store::deliveries::{
-    AttemptRecord, ClaimedDelivery, lease_one, queue_replay, record_attempts,
+    AttemptRecord, ClaimedDelivery, lease_one, queue_replay, record_attempts, webhook_monitor_id,
 };
 use crate::store::outbox::{NewDelivery, NewEvent, insert_deliveries, insert_events};
 use crate::store::{Db, StoreError, new_id};
@@ -169,7 +169,7 @@ impl Dispatcher {
             id: delivery_id.clone(),
             webhook_id: webhook_id.to_string(),
             team_id: team_id.to_string(),
-            monitor_id: None,
+            monitor_id: webhook_monitor_id(&mut tx, webhook_id).await?,
             event_id,
             event_type: "system.test".into(),
             free: true,

@@ -130,6 +130,20 @@ pub async fn lease_one(
         .next())
 }
 
+/// The monitor owning webhook `webhook_id`, if any.
+pub async fn webhook_monitor_id(
+    tx: &mut Tx,
+    webhook_id: &str,
+) -> Result<Option<String>, StoreError> {
+    Ok(on_tx!(tx, |conn| sqlx::query_scalar::<_, Option<String>>(
+        "SELECT monitor_id FROM webhooks WHERE id = $1"
+    )
+    .bind(webhook_id)
+    .fetch_optional(conn)
+    .await)?
+    .flatten())
+}
+
 /// Gives leased deliveries back untouched (a claim took more than there was room for).
 pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<(), StoreError> {
     let mut tx = db.begin().await?;

@@ -123,6 +123,14 @@ pub async fn list_monitors(db: &Db, team_id: &str) -> Result<Vec<MonitorRow>, St
 /// Deletes a monitor and its targets.
 pub async fn delete_monitor(tx: &mut Tx, team_id: &str, id: &str) -> Result<(), StoreError> {
     on_tx!(tx, |conn| sqlx::query(
+        "DELETE FROM alert_items WHERE monitor_id = $1 AND team_id = $2 AND sent_at IS NULL"
+    )
+    .bind(id)
+    .bind(team_id)
+    .execute(conn)
+    .await
+    .map(|r| r.rows_affected()))?;
+    on_tx!(tx, |conn| sqlx::query(
         "DELETE FROM targets WHERE monitor_id = $1 AND team_id = $2"
     )
     .bind(id)

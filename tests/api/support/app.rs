@@ -24,6 +24,7 @@ pub struct TestApp {
     pub database_url: String,
     shutdown: CancellationToken,
     _database: FreshDatabase,
+    _mail: tempfile::TempDir,
 }
 
 /// A team created through the admin API, with its owner's key.
@@ -77,6 +78,9 @@ impl TestApp {
 
     async fn launch(backend: Backend, admin_token: Option<&str>, extra: &[&str]) -> TestApp {
         let database = backend.fresh_database().await;
+        // E-mail digests go to a directory of this test's own unless the test names one.
+        let mail = tempfile::tempdir().expect("mail dir");
+        let mail_dir = mail.path().display().to_string();
         let mut args = vec![
             "signalwatch",
             "--listen",
@@ -86,6 +90,9 @@ impl TestApp {
             "--log",
             "warn",
         ];
+        if !extra.contains(&"--mail-dir") {
+            args.extend_from_slice(&["--mail-dir", &mail_dir]);
+        }
         if let Some(token) = admin_token {
             args.extend_from_slice(&["--admin-token", token]);
         }
@@ -103,6 +110,7 @@ impl TestApp {
             database_url: database.url.clone(),
             shutdown,
             _database: database,
+            _mail: mail,
         }
     }
 
