@@ -23,7 +23,7 @@ pub const FAST: [&str; 6] = [
 ];
 
 /// How long a test waits for something the worker should do at once.
-pub const SOON: Duration = Duration::from_secs(10);
+pub const SOON: Duration = Duration::from_secs(15);
 
 /// A team whose monitor watches acme.com and posts to a receiver.
 pub struct Watching {

@@ -1,12 +1,10 @@
 //! Test events, the delivery history of a webhook and its statistics, against a real receiver.
 
-use std::time::Duration;
-
 use hmac::{Hmac, Mac};
 use serde_json::{Value, json};
 use sha2::Sha256;
 
-use crate::delivery_support::Watching;
+use crate::delivery_support::{FAST, SOON, Watching};
 use crate::each_backend;
 use crate::support::receiver::{Answer, Received, Receiver};
 use crate::support::{Backend, Team, TestApp, TestResponse};
@@ -25,19 +23,6 @@ each_backend!(
     a_deleted_webhook_cannot_be_tested_or_listed,
 );
 
-/// Settings of every test here: loopback receivers allowed, quick retries and time-outs.
-pub const LOOPBACK: [&str; 6] = [
-    "--allow-private-webhooks",
-    "true",
-    "--retry-schedule",
-    "1,1",
-    "--webhook-timeout-seconds",
-    "2",
-];
-
-/// How long to wait for something the service should do at once.
-pub const SOON: Duration = Duration::from_secs(15);
-
 /// A team with a standalone webhook posting to a real receiver.
 pub struct Hooked {
     pub app: TestApp,
@@ -50,7 +35,7 @@ pub struct Hooked {
 impl Hooked {
     /// Starts the app and creates the webhook.
     pub async fn start(backend: Backend) -> Hooked {
-        let app = TestApp::start_with(backend, &LOOPBACK).await;
+        let app = TestApp::start_with(backend, &FAST).await;
         let team = app.create_team().await;
         let receiver = Receiver::start().await;
         let created = app
@@ -181,7 +166,7 @@ async fn a_test_event_the_endpoint_refuses_is_listed_as_failed_and_not_retried(b
 }
 
 async fn a_test_event_to_an_unreachable_endpoint_reports_status_0(backend: Backend) {
-    let app = TestApp::start_with(backend, &LOOPBACK).await;
+    let app = TestApp::start_with(backend, &FAST).await;
     let team = app.create_team().await;
     // Nothing listens on port 1 of the loopback address: the connection is refused.
     let created = app

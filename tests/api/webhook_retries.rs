@@ -5,11 +5,12 @@ use std::time::{Duration, Instant};
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 
+use crate::delivery_support::SOON;
 use crate::delivery_support::{Watching, acme_round};
 use crate::each_backend;
 use crate::support::Backend;
 use crate::support::receiver::Answer;
-use crate::webhook_deliveries::{Hooked, SOON, signed_with};
+use crate::webhook_deliveries::{Hooked, signed_with};
 use crate::webhooks::{assert_error, webhook_path};
 
 each_backend!(
