@@ -40,7 +40,8 @@ impl Application {
             None
         };
         let dispatcher = Arc::new(Dispatcher::new(db.clone(), &config)?);
-        let limiter = Arc::new(RateLimiter::for_db(&db));
+        let redis_url = config.redis_url.as_ref().map(|s| s.0.as_str());
+        let limiter = Arc::new(RateLimiter::connect(&db, redis_url).await?);
         let state = AppState {
             db,
             dispatcher,

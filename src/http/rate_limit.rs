@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::store::Db;
 use crate::store::rate_limits::count_request;
+use crate::store::redis_limits::RedisWindows;
 
 const WINDOW_MS: i64 = 60_000;
 const SWEEP_EVERY: u64 = 4096;
@@ -40,6 +41,8 @@ pub enum RateLimiter {
     /// In the database, shared by every process using it; counted in process while the
     /// database cannot be reached.
     Shared(Db, LocalWindows),
+    /// In Redis, shared by every process using it; in process while Redis cannot be reached.
+    Redis(RedisWindows, LocalWindows),
 }
 
 impl Default for RateLimiter {
@@ -49,8 +52,17 @@ impl Default for RateLimiter {
 }
 
 impl RateLimiter {
-    /// The limiter for a database: shared on PostgreSQL (where several processes may serve the
-    /// API), in process on SQLite.
+    /// The limiter of a service: in Redis when a URL is given, else shared through the database
+    /// on PostgreSQL (where several processes may serve the API), else in process (SQLite).
+    pub async fn connect(db: &Db, redis_url: Option<&str>) -> anyhow::Result<RateLimiter> {
+        if let Some(url) = redis_url {
+            let redis = RedisWindows::connect(url).await?;
+            return Ok(RateLimiter::Redis(redis, LocalWindows::default()));
+        }
+        Ok(RateLimiter::for_db(db))
+    }
+
+    /// The limiter for a database: shared on PostgreSQL, in process on SQLite.
     pub fn for_db(db: &Db) -> RateLimiter {
         match db {
             Db::Postgres(_) => RateLimiter::Shared(db.clone(), LocalWindows::default()),
@@ -72,23 +84,37 @@ impl RateLimiter {
             RateLimiter::Local(windows) => windows.check(team_id, endpoint, limit, now_ms),
             RateLimiter::Shared(db, fallback) => {
                 match count_request(db, team_id, endpoint, now_ms, WINDOW_MS).await {
-                    Ok((opened_at, count)) => {
-                        let count = u32::try_from(count).unwrap_or(u32::MAX);
-                        let allowed = count <= limit;
-                        let window = Window {
-                            opened_at,
-                            count: count.min(limit),
-                        };
-                        decision(window, limit, allowed, now_ms)
-                    }
+                    Ok((opened_at, count)) => counted(opened_at, count, limit, now_ms),
                     Err(err) => {
                         tracing::error!(error = %err, "shared rate limit unavailable");
                         fallback.check(team_id, endpoint, limit, now_ms)
                     }
                 }
             }
+            RateLimiter::Redis(redis, fallback) => {
+                match redis
+                    .count_request(team_id, endpoint, now_ms, WINDOW_MS)
+                    .await
+                {
+                    Ok((opened_at, count)) => counted(opened_at, count, limit, now_ms),
+                    Err(err) => {
+                        tracing::error!(error = %err, "Redis rate limit unavailable");
+                        fallback.check(team_id, endpoint, limit, now_ms)
+                    }
+                }
+            }
         }
     }
+}
+
+/// The decision for a request that was counted `count`th in the window opened at `opened_at`.
+fn counted(opened_at: i64, count: i64, limit: u32, now_ms: i64) -> RateDecision {
+    let count = u32::try_from(count).unwrap_or(u32::MAX);
+    let window = Window {
+        opened_at,
+        count: count.min(limit),
+    };
+    decision(window, limit, count <= limit, now_ms)
 }
 
 /// In-process fixed-window counters keyed by team and endpoint.

@@ -22,6 +22,7 @@ pub mod outbox;
 pub mod people;
 pub mod query;
 pub mod rate_limits;
+pub mod redis_limits;
 pub mod search;
 pub mod signal_lists;
 pub mod signal_query;

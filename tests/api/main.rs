@@ -18,6 +18,7 @@ mod lists_support;
 mod monitor_delivery;
 mod monitors;
 mod ops;
+mod shared_limits;
 mod signal_import;
 mod targets;
 mod webhook_access;

@@ -23,7 +23,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub database_url: String,
     shutdown: CancellationToken,
-    _database: FreshDatabase,
+    /// The database this app created and drops; `None` for an app started beside another.
+    _database: Option<FreshDatabase>,
     _mail: tempfile::TempDir,
 }
 
@@ -78,6 +79,22 @@ impl TestApp {
 
     async fn launch(backend: Backend, admin_token: Option<&str>, extra: &[&str]) -> TestApp {
         let database = backend.fresh_database().await;
+        let url = database.url.clone();
+        TestApp::launch_on(&url, Some(database), admin_token, extra).await
+    }
+
+    /// Starts a second service on this one's database (another process of a scale-out), with
+    /// the same admin token and `extra` settings.
+    pub async fn start_beside(&self, extra: &[&str]) -> TestApp {
+        TestApp::launch_on(&self.database_url, None, Some(ADMIN_TOKEN), extra).await
+    }
+
+    async fn launch_on(
+        url: &str,
+        database: Option<FreshDatabase>,
+        admin_token: Option<&str>,
+        extra: &[&str],
+    ) -> TestApp {
         // E-mail digests go to a directory of this test's own unless the test names one.
         let mail = tempfile::tempdir().expect("mail dir");
         let mail_dir = mail.path().display().to_string();
@@ -86,7 +103,7 @@ impl TestApp {
             "--listen",
             "127.0.0.1:0",
             "--database-url",
-            &database.url,
+            url,
             "--log",
             "warn",
         ];
@@ -107,7 +124,7 @@ impl TestApp {
         TestApp {
             base: format!("http://{addr}"),
             client: reqwest::Client::new(),
-            database_url: database.url.clone(),
+            database_url: url.to_string(),
             shutdown,
             _database: database,
             _mail: mail,
