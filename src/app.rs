@@ -49,6 +49,7 @@ impl Application {
             limiter,
             counts: Arc::default(),
             metrics: recorder(),
+            enrichment_wake: Arc::default(),
         };
         Ok(Application { state, listener })
     }
@@ -71,6 +72,11 @@ impl Application {
         if self.state.config.role.runs_workers() {
             workers.push(tokio::spawn(delivery_loop(
                 self.state.dispatcher.clone(),
+                shutdown.clone(),
+            )));
+            workers.push(tokio::spawn(crate::enrichment::worker::enrichment_loop(
+                self.state.db.clone(),
+                self.state.enrichment_wake.clone(),
                 shutdown.clone(),
             )));
             workers.push(tokio::spawn(research_loop(

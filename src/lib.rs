@@ -10,6 +10,7 @@ pub mod config;
 pub mod delivery;
 pub mod demo;
 pub mod domain;
+pub mod enrichment;
 pub mod http;
 pub mod ingest;
 pub mod operator;

@@ -4,6 +4,7 @@ pub mod address;
 pub mod api_key;
 pub mod company;
 pub mod countries;
+pub mod csv_mapping;
 pub mod date_preset;
 pub mod job_tags;
 pub mod keyword_query;

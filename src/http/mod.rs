@@ -5,6 +5,7 @@ pub mod admin;
 pub mod auth;
 pub mod charged;
 pub mod companies;
+pub mod csv_enrichment;
 pub mod envelope;
 pub mod error;
 pub mod extract;
@@ -100,6 +101,26 @@ fn team_api(state: &AppState) -> Router<AppState> {
         .route(
             "/companies",
             guarded(s, "companies.list", get(companies::list)),
+        )
+        .route(
+            "/csv-enrichment",
+            guarded(
+                s,
+                "csv.enrichment",
+                post(csv_enrichment::create::create_job),
+            ),
+        )
+        .route(
+            "/csv-enrichment/{job_id}",
+            guarded(s, "csv.enrichment.get", get(csv_enrichment::read::get_job)),
+        )
+        .route(
+            "/csv-enrichment/{job_id}/results.csv",
+            guarded(
+                s,
+                "csv.enrichment.results",
+                get(csv_enrichment::download::results_csv),
+            ),
         )
         .route(
             "/signals/funding",

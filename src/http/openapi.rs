@@ -3,7 +3,7 @@
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
-use super::{companies, monitors, signals, targets, webhooks};
+use super::{companies, csv_enrichment, monitors, signals, targets, webhooks};
 
 /// The error envelope: `{success: false, error, code, retryAfter?}`.
 #[derive(Debug, ToSchema)]
@@ -107,6 +107,9 @@ impl Modify for BearerAuth {
         webhooks::send::test_webhook,
         webhooks::send::retry_delivery,
         webhooks::send::retry_failed,
+        csv_enrichment::create::create_job,
+        csv_enrichment::read::get_job,
+        csv_enrichment::download::results_csv,
     ),
     components(schemas(ErrorBody, DeletedBody)),
     modifiers(&BearerAuth),
@@ -114,6 +117,7 @@ impl Modify for BearerAuth {
          (name = "Targets", description = "Domains and LinkedIn pages a monitor watches"),
          (name = "Signals", description = "Funding rounds, job postings, acquisitions and job changes"),
          (name = "Companies", description = "Company profiles"),
-         (name = "Webhooks", description = "Signed event subscriptions, their deliveries and retries")),
+         (name = "Webhooks", description = "Signed event subscriptions, their deliveries and retries"),
+         (name = "CSV enrichment", description = "Company lists matched and enriched by a durable job")),
 )]
 pub struct ApiDoc;

@@ -19,4 +19,6 @@ pub struct AppState {
     pub counts: Arc<CountCache>,
     pub metrics: PrometheusHandle,
     pub dispatcher: Arc<Dispatcher>,
+    /// Wakes this process's enrichment worker when a job is accepted.
+    pub enrichment_wake: Arc<tokio::sync::Notify>,
 }

@@ -16,6 +16,7 @@ pub mod count_cache;
 pub mod credits;
 pub mod deliveries;
 pub mod delivery_history;
+pub mod enrichment;
 pub mod error;
 pub mod monitors;
 pub mod outbox;

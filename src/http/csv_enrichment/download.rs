@@ -1,0 +1,101 @@
+//! `GET /csv-enrichment/{jobId}/results.csv`: every processed row as CSV — the input columns in
+//! their first-seen order, then `matched, company_id, company_name, company_domain, industry,
+//! country, employee_count`. A null is an empty cell. Free.
+
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value};
+
+use super::read::owned_job;
+use super::results::{company_domain, row_companies};
+use crate::http::auth::Principal;
+use crate::http::error::ApiError;
+use crate::http::extract::QueryParams;
+use crate::http::state::AppState;
+use crate::store::enrichment::lookup::begin_read;
+use crate::store::enrichment::processed_rows;
+
+/// Rows read per statement while writing the file.
+const PAGE_ROWS: i64 = 500;
+
+const RESULT_COLUMNS: [&str; 7] = [
+    "matched",
+    "company_id",
+    "company_name",
+    "company_domain",
+    "industry",
+    "country",
+    "employee_count",
+];
+
+/// Downloads a job's results as CSV.
+#[utoipa::path(get, path = "/api/v2/csv-enrichment/{jobId}/results.csv", tag = "CSV enrichment",
+    params(("jobId" = String, Path, description = "Job id returned by POST /csv-enrichment")),
+    responses(
+        (status = 200, description = "The processed rows as CSV", content_type = "text/csv", body = String),
+        (status = 400, description = "A query parameter was given", body = crate::http::openapi::ErrorBody),
+        (status = 404, description = "`job_not_found`", body = crate::http::openapi::ErrorBody),
+        (status = 410, description = "`job_expired`: older than 30 days", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
+    ),
+    security(("bearerAuth" = [])))]
+pub async fn results_csv(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(raw_id): Path<String>,
+    query: QueryParams,
+) -> Result<Response, ApiError> {
+    query.allow_only(&[])?;
+    let job = owned_job(&state, &principal, &raw_id).await?;
+    let columns: Vec<String> = serde_json::from_str(&job.columns).unwrap_or_default();
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let header = columns.iter().map(String::as_str).chain(RESULT_COLUMNS);
+    out.write_record(header).map_err(ApiError::internal)?;
+    let mut from = 0;
+    loop {
+        let rows = processed_rows(&state.db, &job.id, from, PAGE_ROWS).await?;
+        let Some(last) = rows.last() else { break };
+        from = last.row_index + 1;
+        let mut tx = begin_read(&state.db).await?;
+        let companies = row_companies(&mut tx, &rows).await?;
+        drop(tx);
+        for row in &rows {
+            let input: Map<String, Value> = serde_json::from_str(&row.input).unwrap_or_default();
+            let mut record: Vec<String> = columns.iter().map(|c| cell(input.get(c))).collect();
+            let company = row.company_id.as_ref().and_then(|id| companies.get(id));
+            record.push(row.matched.to_string());
+            record.push(row.company_id.clone().unwrap_or_default());
+            record.push(company.map(|c| c.name.clone()).unwrap_or_default());
+            record.push(company.and_then(company_domain).unwrap_or_default());
+            record.push(text(company.and_then(|c| c.industry.clone())));
+            record.push(text(company.and_then(|c| c.headquarters_country.clone())));
+            record.push(text(company.and_then(|c| c.employee_count)));
+            out.write_record(&record).map_err(ApiError::internal)?;
+        }
+    }
+    let bytes = out.into_inner().map_err(ApiError::internal)?;
+    let disposition = format!("attachment; filename=\"enrichment-{}.csv\"", job.id);
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// A cell for an input value: text as is, other values as JSON, null or absent as empty.
+fn cell(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(text)) => text.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn text<T: ToString>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}

@@ -1,0 +1,103 @@
+//! `GET /csv-enrichment/{jobId}`: a job's status, progress, summary and results, paged by
+//! cursor. Free. Another team's job, an unknown id and a malformed id are all not found; a job
+//! past its 30 days is gone.
+
+use axum::extract::{Path, State};
+use axum::response::Response;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+use super::errors::{job_expired, job_not_found};
+use super::views::{JobView, job_view};
+use crate::domain::time::now_ms;
+use crate::enrichment::is_expired;
+use crate::http::auth::Principal;
+use crate::http::envelope::ok;
+use crate::http::error::ApiError;
+use crate::http::extract::QueryParams;
+use crate::http::state::AppState;
+use crate::store::enrichment::{JobRow, find_job};
+
+/// Results per page unless `limit` says otherwise.
+pub const DEFAULT_LIMIT: i64 = 50;
+const MAX_LIMIT: i64 = 100;
+
+/// Retrieves a job and a page of its results.
+#[utoipa::path(get, path = "/api/v2/csv-enrichment/{jobId}", tag = "CSV enrichment",
+    params(
+        ("jobId" = String, Path, description = "Job id returned by POST /csv-enrichment"),
+        ("cursor" = Option<String>, Query, description = "Cursor returned as data.nextCursor"),
+        ("limit" = Option<i64>, Query, description = "Results per page, 1-100, default 50"),
+    ),
+    responses(
+        (status = 200, description = "The job; `meta.endpoint` is `csv.enrichment.get`, free", body = JobView),
+        (status = 400, description = "An unknown parameter, a bad limit or cursor", body = crate::http::openapi::ErrorBody),
+        (status = 404, description = "`job_not_found`", body = crate::http::openapi::ErrorBody),
+        (status = 410, description = "`job_expired`: older than 30 days", body = crate::http::openapi::ErrorBody),
+        crate::http::openapi::AuthErrors,
+    ),
+    security(("bearerAuth" = [])))]
+pub async fn get_job(
+    State(state): State<AppState>,
+    principal: Principal,
+    Path(raw_id): Path<String>,
+    query: QueryParams,
+) -> Result<Response, ApiError> {
+    query.allow_only(&["cursor", "limit"])?;
+    let limit = query
+        .int_in_range("limit", 1, MAX_LIMIT)?
+        .unwrap_or(DEFAULT_LIMIT);
+    let from = match query.get("cursor") {
+        Some(cursor) => row_of_cursor(cursor)?,
+        None => 0,
+    };
+    let job = owned_job(&state, &principal, &raw_id).await?;
+    let view = job_view(&state.db, &job, from, limit).await?;
+    Ok(ok("csv.enrichment.get", view))
+}
+
+/// The caller's job with this id, still within retention.
+pub async fn owned_job(
+    state: &AppState,
+    principal: &Principal,
+    raw_id: &str,
+) -> Result<JobRow, ApiError> {
+    let id = uuid::Uuid::parse_str(raw_id)
+        .map_err(|_| job_not_found())?
+        .to_string();
+    let job = find_job(&state.db, &principal.team_id, &id)
+        .await?
+        .ok_or_else(job_not_found)?;
+    if is_expired(job.created_at, now_ms()) {
+        return Err(job_expired());
+    }
+    Ok(job)
+}
+
+/// The cursor of the page starting at row `row_index`: opaque to clients.
+pub fn cursor_for(row_index: i64) -> String {
+    URL_SAFE_NO_PAD.encode(format!("row:{row_index}"))
+}
+
+fn row_of_cursor(cursor: &str) -> Result<i64, ApiError> {
+    URL_SAFE_NO_PAD
+        .decode(cursor.trim())
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|text| text.strip_prefix("row:")?.parse::<i64>().ok())
+        .filter(|row| *row >= 0)
+        .ok_or_else(|| ApiError::bad_request("cursor is not a cursor this API returned"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cursor_reads_back_to_its_row_and_others_are_refused() {
+        assert_eq!(row_of_cursor(&cursor_for(250)).unwrap(), 250);
+        for bad in ["", "abc", "cm93Oi0x", &URL_SAFE_NO_PAD.encode("row:x")] {
+            assert!(row_of_cursor(bad).is_err(), "{bad}");
+        }
+    }
+}
