@@ -45,7 +45,8 @@ pub struct SignalListRow {
     pub o_employee_count: Option<i64>,
 }
 
-const SELECT: &str = "SELECT s.id, s.kind, s.occurred_at, s.discovered_at, s.payload, \
+/// The columns of a [`SignalListRow`]: the signal, its company (`c_`) and the other company (`o_`).
+pub(crate) const SELECT: &str = "SELECT s.id, s.kind, s.occurred_at, s.discovered_at, s.payload, \
      c.id AS c_id, c.name AS c_name, c.slug AS c_slug, c.logo_url AS c_logo_url, \
      c.website AS c_website, c.linkedin_url AS c_linkedin_url, c.industry AS c_industry, \
      c.headquarters_country AS c_country, c.subcategory AS c_subcategory, \
@@ -57,7 +58,8 @@ const SELECT: &str = "SELECT s.id, s.kind, s.occurred_at, s.discovered_at, s.pay
      o.subcategory AS o_subcategory, o.founded_year AS o_founded_year, \
      o.employee_count AS o_employee_count";
 
-const FROM: &str = " FROM signals s JOIN companies c ON c.id = s.company_id \
+/// The joins behind [`SELECT`].
+pub(crate) const FROM: &str = " FROM signals s JOIN companies c ON c.id = s.company_id \
      LEFT JOIN companies o ON o.id = s.other_company_id";
 
 /// One page of signals.

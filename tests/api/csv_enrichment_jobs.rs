@@ -103,10 +103,7 @@ async fn a_job_left_running_by_a_crashed_worker_is_finished_by_another(backend: 
 
     assert_eq!(done["status"], "completed");
     assert_eq!(done["progress"], json!({ "processed": 3, "total": 3 }));
-    let ids: Vec<Value> = results(&done)
-        .iter()
-        .map(|r| r["companyId"].clone())
-        .collect();
+    let ids = company_ids(&done);
     assert_eq!(
         ids,
         [Value::Null, json!(company::GLOBEX), json!(company::HOOLI)],

@@ -132,10 +132,7 @@ async fn linkedin_wins_over_the_domain_and_the_domain_over_the_name(backend: Bac
         ]),
     )
     .await;
-    let ids: Vec<Value> = results(&data)
-        .iter()
-        .map(|r| r["companyId"].clone())
-        .collect();
+    let ids = company_ids(&data);
     assert_eq!(
         ids,
         [
@@ -180,10 +177,7 @@ async fn names_match_ignoring_case_and_tolerating_typos(backend: Backend) {
         ]),
     )
     .await;
-    let ids: Vec<Value> = results(&data)
-        .iter()
-        .map(|r| r["companyId"].clone())
-        .collect();
+    let ids = company_ids(&data);
     assert_eq!(
         ids,
         [

@@ -173,6 +173,14 @@ pub fn results(data: &Value) -> Vec<Value> {
         .clone()
 }
 
+/// The `companyId` of every result row, in row order (null for an unmatched row).
+pub fn company_ids(data: &Value) -> Vec<Value> {
+    results(data)
+        .iter()
+        .map(|r| r["companyId"].clone())
+        .collect()
+}
+
 /// The ids of the records of one signal type of a result row.
 pub fn signal_ids(result: &Value, kind: &str) -> Vec<String> {
     result["signals"][kind]

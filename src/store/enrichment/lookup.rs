@@ -5,7 +5,7 @@
 use sqlx::FromRow;
 
 use crate::store::bulk::select_in;
-use crate::store::signal_lists::SignalListRow;
+use crate::store::signal_lists::{FROM, SELECT, SignalListRow};
 use crate::store::{Db, StoreError, Tx};
 
 /// A stored key that identifies companies.
@@ -119,18 +119,6 @@ pub async fn newest_signals(
 
 /// The signals with these ids, with their companies, as the lists show them.
 pub async fn signals_by_id(tx: &mut Tx, ids: &[&str]) -> Result<Vec<SignalListRow>, StoreError> {
-    let sql = "SELECT s.id, s.kind, s.occurred_at, s.discovered_at, s.payload, \
-         c.id AS c_id, c.name AS c_name, c.slug AS c_slug, c.logo_url AS c_logo_url, \
-         c.website AS c_website, c.linkedin_url AS c_linkedin_url, c.industry AS c_industry, \
-         c.headquarters_country AS c_country, c.subcategory AS c_subcategory, \
-         c.description AS c_description, c.founded_year AS c_founded_year, \
-         c.employee_count AS c_employee_count, c.categories AS c_categories, \
-         c.specialties AS c_specialties, o.id AS o_id, o.name AS o_name, o.slug AS o_slug, \
-         o.logo_url AS o_logo_url, o.website AS o_website, o.linkedin_url AS o_linkedin_url, \
-         o.industry AS o_industry, o.headquarters_country AS o_country, \
-         o.subcategory AS o_subcategory, o.founded_year AS o_founded_year, \
-         o.employee_count AS o_employee_count FROM signals s \
-         JOIN companies c ON c.id = s.company_id \
-         LEFT JOIN companies o ON o.id = s.other_company_id WHERE s.id {in}";
-    select_in(tx, sql, &[], ids).await
+    let sql = format!("{SELECT}{FROM} WHERE s.id {{in}}");
+    select_in(tx, &sql, &[], ids).await
 }
