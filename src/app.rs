@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::Config;
 use crate::delivery::dispatch::Dispatcher;
 use crate::delivery::worker::delivery_loop;
+use crate::domain::time::Clock;
 use crate::http::metrics::recorder;
 use crate::http::rate_limit::RateLimiter;
 use crate::http::state::AppState;
@@ -50,6 +51,7 @@ impl Application {
             counts: Arc::default(),
             metrics: recorder(),
             enrichment_wake: Arc::default(),
+            clock: Clock::default(),
         };
         Ok(Application { state, listener })
     }
@@ -57,6 +59,11 @@ impl Application {
     /// The bound HTTP address, when this role serves HTTP.
     pub fn local_addr(&self) -> Option<SocketAddr> {
         self.listener.as_ref().and_then(|l| l.local_addr().ok())
+    }
+
+    /// A handle on this service's clock: tests move it forward to reach rules of age.
+    pub fn clock(&self) -> Clock {
+        self.state.clock.clone()
     }
 
     /// The database this service uses.

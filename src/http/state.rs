@@ -7,6 +7,7 @@ use metrics_exporter_prometheus::PrometheusHandle;
 use super::rate_limit::RateLimiter;
 use crate::config::Config;
 use crate::delivery::dispatch::Dispatcher;
+use crate::domain::time::Clock;
 use crate::store::Db;
 use crate::store::count_cache::CountCache;
 
@@ -21,4 +22,6 @@ pub struct AppState {
     pub dispatcher: Arc<Dispatcher>,
     /// Wakes this process's enrichment worker when a job is accepted.
     pub enrichment_wake: Arc<tokio::sync::Notify>,
+    /// What "now" is for rules of age, such as the retention of enrichment jobs.
+    pub clock: Clock,
 }

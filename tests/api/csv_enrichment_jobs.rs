@@ -142,11 +142,11 @@ async fn a_job_is_gone_thirty_days_after_submission(backend: Backend) {
     let id = submit_companies(&lists.app, &lists.team, json!([{ "name": "Globex" }])).await;
     wait_until_done(&lists.app, &lists.team, &id).await;
 
-    age_job(&lists.app, &id, 29).await;
+    age_jobs(&lists.app, 29);
     let still_there = lists.app.get(&job_path(&id, ""), &lists.team.key).await;
     assert_eq!(still_there.status, 200, "{:?}", still_there.body);
 
-    age_job(&lists.app, &id, 1).await;
+    age_jobs(&lists.app, 1);
     let gone = lists.app.get(&job_path(&id, ""), &lists.team.key).await;
     assert_error(&gone, 410, "job_expired");
     assert_eq!(

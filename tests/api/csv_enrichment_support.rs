@@ -156,13 +156,9 @@ pub async fn run_sql(database_url: &str, sql: &str) {
     }
 }
 
-/// Moves a job's submission `days` days into the past.
-pub async fn age_job(app: &TestApp, id: &str, days: i64) {
-    let sql = format!(
-        "UPDATE enrichment_jobs SET created_at = created_at - {} WHERE id = '{id}'",
-        days * DAY_MS
-    );
-    run_sql(&app.database_url, &sql).await;
+/// Moves the service's clock `days` forward, so its jobs are that much older.
+pub fn age_jobs(app: &TestApp, days: i64) {
+    app.clock.advance(days * DAY_MS);
 }
 
 /// The result rows of a job's `data`.

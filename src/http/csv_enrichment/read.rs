@@ -9,7 +9,6 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use super::errors::{job_expired, job_not_found};
 use super::views::{JobView, job_view};
-use crate::domain::time::now_ms;
 use crate::enrichment::is_expired;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
@@ -68,7 +67,7 @@ pub async fn owned_job(
     let job = find_job(&state.db, &principal.team_id, &id)
         .await?
         .ok_or_else(job_not_found)?;
-    if is_expired(job.created_at, now_ms()) {
+    if is_expired(job.created_at, state.clock.now_ms()) {
         return Err(job_expired());
     }
     Ok(job)

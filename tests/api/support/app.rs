@@ -7,6 +7,7 @@ use tokio_util::sync::CancellationToken;
 use super::backend::{Backend, FreshDatabase};
 use signalwatch::app::Application;
 use signalwatch::config::Config;
+use signalwatch::domain::time::Clock;
 
 /// Admin token every test app is started with.
 pub const ADMIN_TOKEN: &str = "test-admin-token";
@@ -22,6 +23,8 @@ pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,
     pub database_url: String,
+    /// The service's clock: `clock.advance(ms)` moves its time forward.
+    pub clock: Clock,
     shutdown: CancellationToken,
     /// The database this app created and drops; `None` for an app started beside another.
     _database: Option<FreshDatabase>,
@@ -119,12 +122,14 @@ impl TestApp {
             .config;
         let app = Application::build(config).await.expect("service starts");
         let addr = app.local_addr().expect("listening");
+        let clock = app.clock();
         let shutdown = CancellationToken::new();
         tokio::spawn(app.run(shutdown.clone()));
         TestApp {
             base: format!("http://{addr}"),
             client: reqwest::Client::new(),
             database_url: url.to_string(),
+            clock,
             shutdown,
             _database: database,
             _mail: mail,
