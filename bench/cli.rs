@@ -44,6 +44,20 @@ pub struct Args {
     /// Give up on an import that takes longer than this, in seconds
     #[arg(long, default_value_t = 3600)]
     pub import_timeout_seconds: u64,
+    /// CSV enrichment jobs of 1,000 companies each, timed from submit to `completed`
+    #[arg(long, default_value_t = 5)]
+    pub enrichment_jobs: usize,
+    /// On PostgreSQL, also measure the scale-out topology: API processes (`serve --role api`)
+    /// and worker processes (`serve --role worker`) on the same database, clients spread over
+    /// the API processes
+    #[arg(long)]
+    pub scale_out: bool,
+    /// API processes of the scale-out topology
+    #[arg(long, default_value_t = 2)]
+    pub api_processes: usize,
+    /// Worker processes of the scale-out topology
+    #[arg(long, default_value_t = 2)]
+    pub worker_processes: usize,
     /// Keep the databases (SQLite file, PostgreSQL database) for profiling afterwards
     #[arg(long)]
     pub keep_db: bool,

@@ -67,7 +67,8 @@ pub fn prepare(signalwatch: &Path, scale: &str, dir: &Path) -> anyhow::Result<Da
     })
 }
 
-fn count_lines(path: &Path) -> anyhow::Result<u64> {
+/// Newlines in a file: its records.
+pub fn count_lines(path: &Path) -> anyhow::Result<u64> {
     let mut reader = BufReader::with_capacity(1 << 20, File::open(path)?);
     let mut count = 0;
     loop {

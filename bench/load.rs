@@ -23,7 +23,8 @@ pub fn client() -> anyhow::Result<reqwest::Client> {
 /// What the drivers send requests to.
 #[derive(Clone)]
 pub struct Target {
-    pub base: String,
+    /// Base URLs of the API processes; clients are spread over them.
+    pub bases: Arc<Vec<String>>,
     /// Bearer key; `None` for the operational endpoints.
     pub api_key: Option<String>,
     pub requests: Arc<Vec<MixRequest>>,
@@ -58,9 +59,11 @@ impl Failures {
 async fn send(
     client: &reqwest::Client,
     target: &Target,
+    base: usize,
     request: &MixRequest,
 ) -> Result<(), String> {
-    let mut builder = client.get(format!("{}{}", target.base, request.path_and_query));
+    let base = &target.bases[base % target.bases.len()];
+    let mut builder = client.get(format!("{base}{}", request.path_and_query));
     if let Some(key) = &target.api_key {
         builder = builder.bearer_auth(key);
     }
@@ -87,7 +90,8 @@ pub struct Sequential {
     pub failures: Failures,
 }
 
-/// One warm-up round, then up to `rounds` rounds over the mix, stopping after `max_time`.
+/// One warm-up round, then up to `rounds` rounds over the mix, stopping after `max_time`. With
+/// several API processes the requests take turns among them.
 pub async fn sequential(
     target: &Target,
     rounds: u32,
@@ -96,9 +100,9 @@ pub async fn sequential(
     let client = client()?;
     let mut failures = Failures::default();
     let mut cold = Vec::with_capacity(target.requests.len());
-    for request in target.requests.iter() {
+    for (i, request) in target.requests.iter().enumerate() {
         let t = Instant::now();
-        if let Err(e) = send(&client, target, request).await {
+        if let Err(e) = send(&client, target, i, request).await {
             failures.record(format!("(warm-up) {e}"));
         }
         cold.push(t.elapsed());
@@ -109,7 +113,7 @@ pub async fn sequential(
     while done < rounds && started.elapsed() < max_time {
         for (i, request) in target.requests.iter().enumerate() {
             let t = Instant::now();
-            let result = send(&client, target, request).await;
+            let result = send(&client, target, i + done as usize, request).await;
             per_request[i].push(t.elapsed());
             if let Err(e) = result {
                 failures.record(e);
@@ -140,8 +144,9 @@ impl Throughput {
     }
 }
 
-/// `connections` clients, each with one connection, cycling through the requests (each from a
-/// different starting point) until `duration` has passed.
+/// `connections` clients, each with one connection to one of the API processes (spread evenly),
+/// cycling through the requests (each from a different starting point) until `duration` has
+/// passed.
 pub async fn concurrent(
     target: &Target,
     connections: usize,
@@ -162,7 +167,7 @@ pub async fn concurrent(
             let mut i = worker % n;
             while Instant::now() < deadline {
                 let t = Instant::now();
-                if let Err(e) = send(&client, &target, &target.requests[i]).await {
+                if let Err(e) = send(&client, &target, worker, &target.requests[i]).await {
                     local.record(e);
                 }
                 latencies.push(t.elapsed());

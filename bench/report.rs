@@ -5,21 +5,26 @@ use std::fmt::Write;
 use std::time::Duration;
 
 use super::dataset::Dataset;
+use super::enrichment::{Enrichment, ROWS};
 use super::load::{Sequential, Throughput, percentile};
 use super::mix::MixRequest;
 use super::server::Memory;
 
 /// Everything measured on one backend.
 pub struct BackendResult {
-    pub backend: &'static str,
-    pub import_time: Duration,
-    pub import_output: String,
+    /// The backend, and the topology when not one process.
+    pub backend: String,
+    /// Import wall time and output; `None` for a further topology on the same database.
+    pub import: Option<(Duration, String)>,
     pub db_size: Option<u64>,
     pub memory_after_start: Memory,
     pub sequential: Sequential,
     pub mix: Throughput,
     pub health: Throughput,
+    pub enrichment: Enrichment,
     pub memory_at_end: Memory,
+    /// The load average before and after the measuring phases.
+    pub load: (String, String),
 }
 
 impl BackendResult {
@@ -47,7 +52,8 @@ pub struct Context<'a> {
     pub build: String,
 }
 
-fn ms(d: Duration) -> String {
+/// Milliseconds with two decimals.
+pub fn ms(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64() * 1000.0)
 }
 
@@ -81,15 +87,21 @@ fn rows(ctx: &Context) -> Vec<Row> {
         (
             "import rate (records/s)".into(),
             "≥ 50,000",
-            Box::new(move |r| {
-                let rate = records / r.import_time.as_secs_f64().max(1e-9);
-                format!("{} ({})", thousands(rate), mark(rate >= 50_000.0))
+            Box::new(move |r| match &r.import {
+                Some((time, _)) => {
+                    let rate = records / time.as_secs_f64().max(1e-9);
+                    format!("{} ({})", thousands(rate), mark(rate >= 50_000.0))
+                }
+                None => "(same database)".into(),
             }),
         ),
         (
             format!("import wall time ({} records)", thousands(records)),
             "",
-            Box::new(|r| format!("{:.1} s", r.import_time.as_secs_f64())),
+            Box::new(|r| match &r.import {
+                Some((time, _)) => format!("{:.1} s", time.as_secs_f64()),
+                None => "—".into(),
+            }),
         ),
         (
             "mix p50, 1 client (ms)".into(),
@@ -185,6 +197,36 @@ fn rows(ctx: &Context) -> Vec<Row> {
             }),
         ),
         (
+            format!(
+                "CSV enrichment, {} rows: submit → completed, median (ms)",
+                ROWS
+            ),
+            "≤ 1,000",
+            Box::new(|r| {
+                let p = percentile(&r.enrichment.jobs, 50.0);
+                format!("{} ({})", ms(p), mark(p <= Duration::from_secs(1)))
+            }),
+        ),
+        (
+            "CSV enrichment: jobs, min / max (ms), matched rows per job".into(),
+            "",
+            Box::new(|r| {
+                let jobs = &r.enrichment.jobs;
+                format!(
+                    "{}, {} / {}, {:?}",
+                    jobs.len(),
+                    ms(percentile(jobs, 0.0)),
+                    ms(percentile(jobs, 100.0)),
+                    r.enrichment.matched
+                )
+            }),
+        ),
+        (
+            "load average (1/5/15 min) before / after the measuring phases".into(),
+            "",
+            Box::new(|r| format!("{} / {}", r.load.0, r.load.1)),
+        ),
+        (
             "database size on disk (MB)".into(),
             "",
             Box::new(|r| r.db_size.map(mb).unwrap_or_else(|| "?".into())),
@@ -242,51 +284,7 @@ pub fn render(ctx: &Context, machine: &str, results: &[BackendResult]) -> String
         }
         out.push('\n');
     }
-    per_request(&mut out, ctx, results);
-    failures_and_imports(&mut out, results);
+    super::report_detail::per_request(&mut out, ctx, results);
+    super::report_detail::failures_and_imports(&mut out, results);
     out
-}
-
-fn per_request(out: &mut String, ctx: &Context, results: &[BackendResult]) {
-    let _ = writeln!(out, "\n## Single-client latency per request (ms)\n");
-    let _ = writeln!(
-        out,
-        "`cold` is the first answer after the server started (warm-up round, not in p50/p99).\n"
-    );
-    let _ = write!(out, "| request |");
-    for r in results {
-        let _ = write!(out, " {0} cold | {0} p50 | {0} p99 |", r.backend);
-    }
-    let _ = writeln!(out, "\n|---|{}", "---:|---:|---:|".repeat(results.len()));
-    for (i, request) in ctx.mix.iter().enumerate() {
-        let _ = write!(out, "| {} |", request.name);
-        for r in results {
-            let samples = &r.sequential.per_request[i];
-            let cold = r.sequential.cold[i];
-            let (p50, p99) = (percentile(samples, 50.0), percentile(samples, 99.0));
-            let _ = write!(out, " {} | {} | {} |", ms(cold), ms(p50), ms(p99));
-        }
-        out.push('\n');
-    }
-    let _ = writeln!(out, "\nRequests:\n");
-    for request in ctx.mix {
-        let _ = writeln!(out, "- {}: `{}`", request.name, request.path_and_query);
-    }
-}
-
-fn failures_and_imports(out: &mut String, results: &[BackendResult]) {
-    for r in results {
-        let all = [&r.sequential.failures, &r.mix.failures, &r.health.failures];
-        if all.iter().any(|f| f.count > 0) {
-            let _ = writeln!(out, "\n## Failures on {}\n", r.backend);
-            for f in all.iter().flat_map(|f| f.first.iter()) {
-                let _ = writeln!(out, "- `{f}`");
-            }
-        }
-        let _ = writeln!(
-            out,
-            "\n## Import output on {}\n\n```\n{}```",
-            r.backend, r.import_output
-        );
-    }
 }

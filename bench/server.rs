@@ -53,26 +53,29 @@ pub async fn import(
     Ok(started.elapsed())
 }
 
-/// A running `signalwatch serve` and the API key of its benchmark team.
+/// A running `signalwatch serve` process.
 pub struct Server {
     child: Child,
     pub pid: u32,
     pub base: String,
-    pub api_key: String,
 }
 
 impl Server {
-    /// Starts the server on a free loopback port, waits until it answers, creates the team.
-    pub async fn start(
+    /// Starts `serve --role <role>`: an `api` or `all` process on a free loopback port, waiting
+    /// until it answers; a `worker` process (no HTTP), checking that it is still running after a
+    /// second. No team is created.
+    pub async fn start_role(
         signalwatch: &Path,
         database_url: &str,
         work_dir: &Path,
         log: &Path,
+        role: &str,
     ) -> anyhow::Result<Server> {
         let addr = free_port()?;
         let out = File::create(log)?;
         let child = Command::new(signalwatch)
             .arg("serve")
+            .args(["--role", role])
             .args(["--listen", &addr.to_string()])
             .args(["--database-url", database_url])
             .args(["--admin-token", ADMIN_TOKEN])
@@ -90,10 +93,15 @@ impl Server {
             child,
             pid,
             base: format!("http://{addr}"),
-            api_key: String::new(),
         };
-        server.wait_healthy(Duration::from_secs(120)).await?;
-        server.api_key = server.create_team().await?;
+        if role == "worker" {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            if let Some(status) = server.child.try_wait()? {
+                bail!("signalwatch serve --role worker exited at start: {status}");
+            }
+        } else {
+            server.wait_healthy(Duration::from_secs(120)).await?;
+        }
         Ok(server)
     }
 
@@ -113,7 +121,8 @@ impl Server {
         bail!("signalwatch serve did not answer /health within {deadline:?}")
     }
 
-    async fn create_team(&self) -> anyhow::Result<String> {
+    /// Creates the benchmark team through this (API) process; returns its key.
+    pub async fn create_team(&self) -> anyhow::Result<String> {
         let response = super::load::client()?
             .post(format!("{}/admin/v1/teams", self.base))
             .bearer_auth(ADMIN_TOKEN)
