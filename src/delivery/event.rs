@@ -112,7 +112,7 @@ fn investors(value: Value) -> Value {
             Value::Object(o) => json!({
                 "name": o.get("name").cloned().unwrap_or(Value::Null),
                 "type": o.get("type").cloned().unwrap_or(Value::Null),
-                "leadInvestor": o.get("leadInvestor").or_else(|| o.get("lead"))
+                "leadInvestor": o.get("leadInvestor").or_else(|| o.get("isLead")).or_else(|| o.get("lead"))
                     .and_then(Value::as_bool).unwrap_or(false),
             }),
             _ => Value::Null,

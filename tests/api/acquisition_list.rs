@@ -124,7 +124,7 @@ async fn an_acquisition_record_has_exactly_the_documented_fields_and_values(back
             },
             "sources": [{
                 "url": "https://news.example/massive-acme", "sourceType": "news",
-                "title": "Massive Dynamic buys Acme", "publishedAt": "2025-04-15T12:00:00Z",
+                "title": "Massive Dynamic buys Acme", "publishedAt": "2025-04-15T12:00:00.000Z",
                 "isPrimary": true
             }]
         })

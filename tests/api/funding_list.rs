@@ -135,7 +135,7 @@ async fn a_funding_record_has_exactly_the_documented_fields_and_values(backend: 
             ],
             "sources": [{
                 "url": "https://news.example/acme", "sourceType": "news",
-                "title": "Acme raises $15M", "publishedAt": "2025-03-10T10:00:00Z", "isPrimary": true
+                "title": "Acme raises $15M", "publishedAt": "2025-03-10T10:00:00.000Z", "isPrimary": true
             }]
         })
     );

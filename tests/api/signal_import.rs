@@ -27,6 +27,7 @@ each_backend!(
     the_import_command_loads_a_directory_and_the_lists_show_it,
     the_import_command_is_idempotent,
     a_count_asked_before_an_import_reflects_the_import_right_after_it,
+    investors_and_sources_show_every_documented_field_whatever_was_imported,
 );
 
 async fn import(lists: &Lists, kind: &str, body: Value) -> TestResponse {
@@ -597,4 +598,31 @@ async fn a_count_asked_before_an_import_reflects_the_import_right_after_it(backe
         json!(1)
     );
     assert_eq!(lists.ids(FUNDING, &[]).await, [funding::ACME_SERIES_A]);
+}
+
+async fn investors_and_sources_show_every_documented_field_whatever_was_imported(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    let mut round = seed_round(funding::ACME_SERIES_A, 1_000_000, "seed");
+    round["investors"] = json!(["Angel One", { "name": "Lead VC", "leadInvestor": true }]);
+    round["sources"] = json!([{ "url": "https://news.example/a", "publishedAt":
+        "2025-05-05T13:00:00Z", "note": "kept out" }]);
+
+    let imported = import(&lists, "funding", json!([round])).await;
+
+    assert_eq!(imported.status, 200, "{:?}", imported.body);
+    let rows = lists.rows(FUNDING, &[]).await;
+    assert_eq!(
+        rows[0]["investors"],
+        json!([
+            { "id": null, "name": "Angel One", "type": null, "website": null, "linkedin": null,
+              "isLead": false },
+            { "id": null, "name": "Lead VC", "type": null, "website": null, "linkedin": null,
+              "isLead": true }
+        ])
+    );
+    assert_eq!(
+        rows[0]["sources"],
+        json!([{ "url": "https://news.example/a", "sourceType": null, "title": null,
+            "publishedAt": "2025-05-05T13:00:00.000Z", "isPrimary": false }])
+    );
 }

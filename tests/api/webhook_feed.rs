@@ -17,6 +17,7 @@ each_backend!(
     a_new_company_fires_new_company_created,
     a_deleted_webhook_receives_nothing,
     a_team_whose_subscription_ended_receives_nothing,
+    an_investor_imported_with_is_lead_is_the_lead_investor_of_the_delivery,
 );
 
 /// A team with a standalone webhook posting to a receiver.
@@ -202,4 +203,25 @@ async fn a_team_whose_subscription_ended_receives_nothing(backend: Backend) {
     .await;
 
     assert_stays_at(&feed.receiver, 0, Duration::from_secs(1)).await;
+}
+
+async fn an_investor_imported_with_is_lead_is_the_lead_investor_of_the_delivery(backend: Backend) {
+    let feed = Feed::start(backend, json!(["funding.created"]), json!({})).await;
+    let mut record = round(
+        "f4000000-0000-4000-8000-000000000009",
+        "a.com",
+        "US",
+        "seed",
+    );
+    record["investors"] = json!([{ "name": "Lead VC", "type": "vc", "isLead": true },
+        { "name": "Follower", "isLead": false }]);
+
+    feed.ingest("funding", json!([record])).await;
+
+    let got = feed.receiver.wait_for(1, SOON).await;
+    assert_eq!(
+        got[0].json()["data"]["fundingRound"]["investors"],
+        json!([{ "name": "Lead VC", "type": "vc", "leadInvestor": true },
+            { "name": "Follower", "type": null, "leadInvestor": false }])
+    );
 }

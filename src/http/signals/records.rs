@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::record_parts::{self, SourceShape};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, parse_rfc3339_ms};
 use crate::store::signal_lists::SignalListRow;
@@ -48,13 +49,6 @@ fn free_access(field: &dyn Fn(&str) -> Value) -> Value {
     json!(field("isFreeAccess").as_bool().unwrap_or(false))
 }
 
-fn list_or_empty(field: &dyn Fn(&str) -> Value, key: &str) -> Value {
-    match field(key) {
-        Value::Array(items) => Value::Array(items),
-        _ => json!([]),
-    }
-}
-
 /// Company fields shared by the funding and acquisition records.
 fn deal_company(out: &mut Map<String, Value>, row: &SignalListRow) {
     put(out, "companyId", json!(row.c_id));
@@ -95,8 +89,16 @@ fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&st
     copy(out, field, &["amount", "currency", "announcedDate"]);
     copy(out, field, &["confidenceScore", "verificationStatus"]);
     put(out, "isFreeAccess", free_access(field));
-    put(out, "investors", list_or_empty(field, "investors"));
-    put(out, "sources", list_or_empty(field, "sources"));
+    put(
+        out,
+        "investors",
+        record_parts::investors(field("investors")),
+    );
+    put(
+        out,
+        "sources",
+        record_parts::sources(field("sources"), SourceShape::Full),
+    );
 }
 
 fn acquisition(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str) -> Value) {
@@ -107,11 +109,9 @@ fn acquisition(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn
     put(out, "companyDescription", json!(row.c_description));
     put(out, "companyEmployeeCount", json!(row.c_employee_count));
     put(out, "acquiringCompanyId", json!(row.o_id));
-    copy(
-        out,
-        field,
-        &["amount", "currency", "percentage", "announcedDate"],
-    );
+    copy(out, field, &["amount", "currency"]);
+    put(out, "percentage", text_value(field("percentage")));
+    copy(out, field, &["announcedDate"]);
     put(out, "isFreeAccess", free_access(field));
     let acquirer = row.o_id.as_ref().map(|id| {
         json!({
@@ -122,7 +122,11 @@ fn acquisition(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn
         })
     });
     put(out, "acquiringCompany", json!(acquirer));
-    put(out, "sources", list_or_empty(field, "sources"));
+    put(
+        out,
+        "sources",
+        record_parts::sources(field("sources"), SourceShape::Full),
+    );
 }
 
 fn hiring(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str) -> Value) {
@@ -187,8 +191,11 @@ fn job_change(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(
     people_company(out, row);
     put(out, "isFreeAccess", free_access(field));
     put(out, "companyLogo", json!(row.c_logo_url));
-    let sources = list_or_empty(field, "sources");
-    put(out, "sources", sources);
+    put(
+        out,
+        "sources",
+        record_parts::sources(field("sources"), SourceShape::Brief),
+    );
 }
 
 /// A text value in lower case (SPEC.md: `roundType` is the lower-case round type).

@@ -1,0 +1,117 @@
+//! The nested arrays of a signal record (`investors`, `sources`) in their documented shapes,
+//! whatever subset or spelling of their fields an import stored: every documented key is present,
+//! absent ones as `null` (booleans as `false`), and timestamps in the service's form.
+
+use serde_json::{Map, Value, json};
+
+use crate::domain::time::{format_ms, parse_rfc3339_ms};
+
+/// Which `sources` shape a record carries: funding and acquisitions show the full one, job
+/// changes only `{url, sourceType}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceShape {
+    Full,
+    Brief,
+}
+
+/// `investors` as `[{id, name, type, website, linkedin, isLead}]`; a bare string is a name.
+pub fn investors(value: Value) -> Value {
+    objects(value, "name")
+        .map(|o| {
+            json!({
+                "id": text(&o, &["id"]),
+                "name": text(&o, &["name"]),
+                "type": text(&o, &["type"]),
+                "website": text(&o, &["website", "websiteUrl"]),
+                "linkedin": text(&o, &["linkedin", "linkedinUrl", "linkedin_url"]),
+                "isLead": flag(&o, &["isLead", "is_lead", "leadInvestor", "lead"]),
+            })
+        })
+        .collect()
+}
+
+/// `sources` in the given shape; a bare string is a URL.
+pub fn sources(value: Value, shape: SourceShape) -> Value {
+    objects(value, "url")
+        .map(|o| match shape {
+            SourceShape::Brief => json!({
+                "url": text(&o, &["url"]),
+                "sourceType": text(&o, &["sourceType", "source_type"]),
+            }),
+            SourceShape::Full => json!({
+                "url": text(&o, &["url"]),
+                "sourceType": text(&o, &["sourceType", "source_type"]),
+                "title": text(&o, &["title"]),
+                "publishedAt": timestamp(text(&o, &["publishedAt", "published_at"])),
+                "isPrimary": flag(&o, &["isPrimary", "is_primary"]),
+            }),
+        })
+        .collect()
+}
+
+/// The objects of an array; a string item becomes `{key: string}`, anything else is dropped.
+fn objects(value: Value, key: &'static str) -> impl Iterator<Item = Map<String, Value>> {
+    let items = match value {
+        Value::Array(items) => items,
+        _ => Vec::new(),
+    };
+    items.into_iter().filter_map(move |item| match item {
+        Value::Object(o) => Some(o),
+        Value::String(s) => Some(Map::from_iter([(key.to_string(), Value::String(s))])),
+        _ => None,
+    })
+}
+
+fn text(o: &Map<String, Value>, keys: &[&str]) -> Value {
+    keys.iter()
+        .find_map(|k| o.get(*k).filter(|v| !v.is_null()).cloned())
+        .unwrap_or(Value::Null)
+}
+
+fn flag(o: &Map<String, Value>, keys: &[&str]) -> Value {
+    json!(
+        keys.iter()
+            .find_map(|k| o.get(*k).and_then(Value::as_bool))
+            .unwrap_or(false)
+    )
+}
+
+fn timestamp(value: Value) -> Value {
+    match value.as_str().and_then(parse_rfc3339_ms) {
+        Some(ms) => json!(format_ms(ms)),
+        None => value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_investor_stored_by_name_only_gets_every_documented_field() {
+        assert_eq!(
+            investors(json!(["Acme VC", {"name": "B", "leadInvestor": true}])),
+            json!([
+                {"id": null, "name": "Acme VC", "type": null, "website": null, "linkedin": null,
+                 "isLead": false},
+                {"id": null, "name": "B", "type": null, "website": null, "linkedin": null,
+                 "isLead": true}
+            ])
+        );
+    }
+
+    #[test]
+    fn a_source_keeps_only_its_documented_fields_in_each_shape() {
+        let stored = json!([{"url": "https://x.example", "publishedAt": "2025-01-02T03:04:05Z",
+                             "extra": 1}]);
+        assert_eq!(
+            sources(stored.clone(), SourceShape::Full),
+            json!([{"url": "https://x.example", "sourceType": null, "title": null,
+                    "publishedAt": "2025-01-02T03:04:05.000Z", "isPrimary": false}])
+        );
+        assert_eq!(
+            sources(stored, SourceShape::Brief),
+            json!([{"url": "https://x.example", "sourceType": null}])
+        );
+    }
+}
