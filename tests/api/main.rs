@@ -5,6 +5,7 @@ mod support;
 mod acquisition_list;
 mod admin;
 mod company_list;
+mod crash_recovery;
 mod credits;
 mod csv_enrichment;
 mod csv_enrichment_jobs;

@@ -23,6 +23,8 @@ pub enum Answer {
     Full(u16, Vec<(&'static str, String)>, String),
     /// Never answers (until the receiver stops).
     Hang,
+    /// This status after this long.
+    Slow(Duration, u16),
 }
 
 /// One request the receiver got.
@@ -31,6 +33,9 @@ pub struct Received {
     pub headers: HeaderMap,
     pub body: Bytes,
     pub at: Instant,
+    /// True once the receiver's answer was ready to go back (never for a request whose
+    /// connection the sender dropped first).
+    pub answered: bool,
 }
 
 impl Received {
@@ -131,22 +136,37 @@ async fn answer(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let answer = {
+    let (index, answer) = {
         let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
         shared.received.push(Received {
             headers,
             body,
             at: Instant::now(),
+            answered: false,
         });
         let default = shared.default.clone();
-        shared.script.pop_front().or(default)
+        (
+            shared.received.len() - 1,
+            shared.script.pop_front().or(default),
+        )
     };
-    match answer.unwrap_or(Answer::Status(200)) {
+    let response = respond_with(answer.unwrap_or(Answer::Status(200))).await;
+    let mut shared = shared.lock().unwrap_or_else(|e| e.into_inner());
+    shared.received[index].answered = true;
+    response
+}
+
+async fn respond_with(answer: Answer) -> Response {
+    match answer {
         Answer::Status(status) => respond(status, Vec::new(), "ok".into()),
         Answer::Full(status, headers, body) => respond(status, headers, body),
         Answer::Hang => {
             std::future::pending::<()>().await;
             respond(200, Vec::new(), String::new())
+        }
+        Answer::Slow(after, status) => {
+            tokio::time::sleep(after).await;
+            respond(status, Vec::new(), "ok".into())
         }
     }
 }
