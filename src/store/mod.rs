@@ -10,6 +10,7 @@ pub mod bulk;
 pub mod bulk_companies;
 pub mod bulk_people;
 pub mod bulk_targets;
+mod bulk_unnest;
 pub mod companies;
 pub mod company_lists;
 pub mod count_cache;
