@@ -171,7 +171,7 @@ async fn a_multipart_upload_without_a_file_field_is_refused(backend: Backend) {
     let lists = Lists::with_companies(backend).await;
     let before = lists.balance().await;
     let missing = submit_form(&lists.app, &lists.team, &[("wait", None, "true")]).await;
-    assert_error(&missing, 400, "bad_request");
+    assert_error(&missing, 400, "invalid_company_payload");
     let unknown = submit_form(
         &lists.app,
         &lists.team,
@@ -181,7 +181,7 @@ async fn a_multipart_upload_without_a_file_field_is_refused(backend: Backend) {
         ],
     )
     .await;
-    assert_error(&unknown, 400, "bad_request");
+    assert_error(&unknown, 400, "invalid_company_payload");
     assert!(unknown.error().contains("colour"), "{}", unknown.error());
     assert_eq!(lists.balance().await, before);
 }
@@ -248,7 +248,7 @@ async fn a_file_name_has_at_most_500_characters_and_a_default(backend: Backend) 
         json!({ "companies": companies, "fileName": too_long }),
     )
     .await;
-    assert_error(&refused, 400, "bad_request");
+    assert_error(&refused, 400, "invalid_company_payload");
     assert!(refused.error().contains("fileName"), "{}", refused.error());
     let wrong_type = submit(
         &lists.app,
@@ -256,7 +256,7 @@ async fn a_file_name_has_at_most_500_characters_and_a_default(backend: Backend) 
         json!({ "companies": companies, "fileName": 7 }),
     )
     .await;
-    assert_error(&wrong_type, 400, "bad_request");
+    assert_error(&wrong_type, 400, "invalid_company_payload");
 
     let longest = "b".repeat(500);
     let named = submit(
@@ -287,7 +287,7 @@ async fn the_timeout_is_an_integer_from_1_to_30(backend: Backend) {
     ] {
         let body = json!({ "companies": companies, "wait": true, "timeout": timeout });
         let response = submit(&lists.app, &lists.team, body).await;
-        assert_error(&response, 400, "bad_request");
+        assert_error(&response, 400, "invalid_company_payload");
         assert!(response.error().contains("timeout"), "{}", response.error());
     }
     for wait in [json!("true"), json!(1)] {
@@ -297,10 +297,10 @@ async fn the_timeout_is_an_integer_from_1_to_30(backend: Backend) {
             json!({ "companies": companies, "wait": wait }),
         )
         .await;
-        assert_error(&response, 400, "bad_request");
+        assert_error(&response, 400, "invalid_company_payload");
     }
     let csv = submit_csv(&lists.app, &lists.team, "name\nGlobex\n", "timeout=60").await;
-    assert_error(&csv, 400, "bad_request");
+    assert_error(&csv, 400, "invalid_company_payload");
     assert_eq!(lists.balance().await, before);
 
     for timeout in [1, 30] {
@@ -318,7 +318,7 @@ async fn malformed_bodies_unknown_fields_and_other_content_types_are_refused(bac
         json!({ "companies": [{ "name": "Acme" }], "webhook": "x" }),
     )
     .await;
-    assert_error(&unknown, 400, "bad_request");
+    assert_error(&unknown, 400, "invalid_company_payload");
     assert!(unknown.error().contains("webhook"), "{}", unknown.error());
 
     let send = |content_type: &'static str, body: &'static str| {
@@ -332,13 +332,13 @@ async fn malformed_bodies_unknown_fields_and_other_content_types_are_refused(bac
         .app
         .send(send("application/json", "{\"companies\": ["))
         .await;
-    assert_error(&malformed, 400, "bad_request");
+    assert_error(&malformed, 400, "invalid_company_payload");
     let plain = lists.app.send(send("text/plain", "name\nAcme\n")).await;
-    assert_error(&plain, 400, "bad_request");
+    assert_error(&plain, 400, "invalid_company_payload");
     let unknown_param = submit_csv(&lists.app, &lists.team, "name\nAcme\n", "colour=blue").await;
-    assert_error(&unknown_param, 400, "bad_request");
+    assert_error(&unknown_param, 400, "invalid_company_payload");
     let duplicate_header = submit_csv(&lists.app, &lists.team, "name,Name\nA,B\n", "").await;
-    assert_error(&duplicate_header, 400, "bad_request");
+    assert_error(&duplicate_header, 400, "invalid_company_payload");
     assert_eq!(lists.balance().await, before);
 }
 

@@ -299,12 +299,12 @@ async fn results_are_paged_by_cursor_in_input_order(backend: Backend) {
         .app
         .get(&job_path(&id, "cursor=nonsense"), &lists.team.key)
         .await;
-    assert_error(&bad_cursor, 400, "bad_request");
+    assert_error(&bad_cursor, 400, "invalid_company_payload");
     let unknown = lists
         .app
         .get(&job_path(&id, "page=2"), &lists.team.key)
         .await;
-    assert_error(&unknown, 400, "bad_request");
+    assert_error(&unknown, 400, "invalid_company_payload");
 }
 
 async fn the_page_size_is_1_to_100_and_defaults_to_50(backend: Backend) {
@@ -326,7 +326,7 @@ async fn the_page_size_is_1_to_100_and_defaults_to_50(backend: Backend) {
             .app
             .get(&job_path(&id, &format!("limit={limit}")), &lists.team.key)
             .await;
-        assert_error(&response, 400, "bad_request");
+        assert_error(&response, 400, "invalid_company_payload");
     }
 }
 

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::body::{JobOptions, read_request};
+use super::errors::in_csv_terms;
 use super::read::DEFAULT_LIMIT;
 use super::views::{CreatedJob, MappingView, job_view};
 use crate::domain::time::now_ms;
@@ -27,7 +28,7 @@ use crate::store::new_id;
 const ENDPOINT: &str = "csv.enrichment";
 
 /// Creates an enrichment job.
-#[utoipa::path(post, path = "/api/v2/csv-enrichment", tag = "CSV enrichment",
+#[utoipa::path(post, path = "/api/v2/csv-enrichment", operation_id = "createCSVEnrichmentJob", tag = "CSV enrichment",
     params(
         ("wait" = Option<bool>, Query, description = "For CSV and multipart uploads: wait for the results (default false)"),
         ("timeout" = Option<i64>, Query, description = "For CSV and multipart uploads: seconds to wait, 1-30 (default 30)"),
@@ -53,7 +54,7 @@ pub async fn create_job(
     query: QueryParams,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let (upload, options) = read_request(req, &query).await?;
+    let (upload, options) = read_request(req, &query).await.map_err(in_csv_terms)?;
     let team = principal.team_id.as_str();
     let job_id = new_id();
     let mapping = MappingView::from(upload.mapping.clone());

@@ -7,6 +7,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 
+use super::errors::in_csv_terms;
 use super::read::owned_job;
 use super::results::{company_domain, row_companies};
 use crate::http::auth::Principal;
@@ -30,7 +31,7 @@ const RESULT_COLUMNS: [&str; 7] = [
 ];
 
 /// Downloads a job's results as CSV.
-#[utoipa::path(get, path = "/api/v2/csv-enrichment/{jobId}/results.csv", tag = "CSV enrichment",
+#[utoipa::path(get, path = "/api/v2/csv-enrichment/{jobId}/results.csv", operation_id = "downloadCSVEnrichmentResults", tag = "CSV enrichment",
     params(("jobId" = String, Path, description = "Job id returned by POST /csv-enrichment")),
     responses(
         (status = 200, description = "The processed rows as CSV", content_type = "text/csv", body = String),
@@ -46,7 +47,7 @@ pub async fn results_csv(
     Path(raw_id): Path<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
-    query.allow_only(&[])?;
+    query.allow_only(&[]).map_err(in_csv_terms)?;
     let job = owned_job(&state, &principal, &raw_id).await?;
     let columns: Vec<String> = serde_json::from_str(&job.columns).unwrap_or_default();
     let mut out = csv::Writer::from_writer(Vec::new());

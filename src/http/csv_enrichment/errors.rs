@@ -20,6 +20,19 @@ pub fn invalid_company_payload(message: impl Into<String>) -> ApiError {
     error(StatusCode::BAD_REQUEST, "invalid_company_payload", message)
 }
 
+/// The error in the CSV API's own vocabulary: that API has no generic `bad_request` code, every
+/// 400 it answers (body, options, cursor, query) is `invalid_company_payload`.
+pub fn in_csv_terms(err: ApiError) -> ApiError {
+    if err.code == "bad_request" {
+        ApiError {
+            code: "invalid_company_payload",
+            ..err
+        }
+    } else {
+        err
+    }
+}
+
 /// 404 `job_not_found`: no such job for this team (also for an id that is not a UUID).
 pub fn job_not_found() -> ApiError {
     error(StatusCode::NOT_FOUND, "job_not_found", "Job not found")

@@ -7,7 +7,7 @@ use axum::response::Response;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use super::errors::{job_expired, job_not_found};
+use super::errors::{in_csv_terms, job_expired, job_not_found};
 use super::views::{JobView, job_view};
 use crate::enrichment::is_expired;
 use crate::http::auth::Principal;
@@ -22,7 +22,7 @@ pub const DEFAULT_LIMIT: i64 = 50;
 const MAX_LIMIT: i64 = 100;
 
 /// Retrieves a job and a page of its results.
-#[utoipa::path(get, path = "/api/v2/csv-enrichment/{jobId}", tag = "CSV enrichment",
+#[utoipa::path(get, path = "/api/v2/csv-enrichment/{jobId}", operation_id = "getCSVEnrichmentJob", tag = "CSV enrichment",
     params(
         ("jobId" = String, Path, description = "Job id returned by POST /csv-enrichment"),
         ("cursor" = Option<String>, Query, description = "Cursor returned as data.nextCursor"),
@@ -42,6 +42,14 @@ pub async fn get_job(
     Path(raw_id): Path<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
+    let (from, limit) = page_of(&query).map_err(in_csv_terms)?;
+    let job = owned_job(&state, &principal, &raw_id).await?;
+    let view = job_view(&state.db, &job, from, limit).await?;
+    Ok(ok("csv.enrichment.get", view))
+}
+
+/// The first row and the size of the page asked for.
+fn page_of(query: &QueryParams) -> Result<(i64, i64), ApiError> {
     query.allow_only(&["cursor", "limit"])?;
     let limit = query
         .int_in_range("limit", 1, MAX_LIMIT)?
@@ -50,9 +58,7 @@ pub async fn get_job(
         Some(cursor) => row_of_cursor(cursor)?,
         None => 0,
     };
-    let job = owned_job(&state, &principal, &raw_id).await?;
-    let view = job_view(&state.db, &job, from, limit).await?;
-    Ok(ok("csv.enrichment.get", view))
+    Ok((from, limit))
 }
 
 /// The caller's job with this id, still within retention.
