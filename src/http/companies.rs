@@ -46,7 +46,7 @@ const SORTS: &[(&str, &str)] = &[
 ];
 
 /// Lists companies.
-#[utoipa::path(get, path = "/api/v2/companies", tag = "Companies",
+#[utoipa::path(get, path = "/api/v2/companies", operation_id = "getCompanies", tag = "Companies",
     params(crate::http::signals::docs::CompanyListParams),
     responses(
         (status = 200, description = "Company records with the page object; costs 1 credit"),

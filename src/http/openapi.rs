@@ -41,6 +41,9 @@ pub enum AuthErrors {
     /// Rate limit exceeded.
     #[response(status = 429)]
     RateLimited(ErrorBody),
+    /// Unexpected server error; the cause is logged, not shown.
+    #[response(status = 500)]
+    Internal(ErrorBody),
 }
 
 /// The error answers every credit-consuming list may give.
@@ -62,6 +65,9 @@ pub enum ListErrors {
     /// Rate limit exceeded.
     #[response(status = 429)]
     RateLimited(ErrorBody),
+    /// Unexpected server error; the cause is logged, not shown.
+    #[response(status = 500)]
+    Internal(ErrorBody),
 }
 
 struct BearerAuth;

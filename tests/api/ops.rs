@@ -14,6 +14,7 @@ each_backend!(
     the_openapi_document_is_openapi_3_1_describing_every_monitoring_operation,
     every_monitoring_operation_declares_its_error_responses_and_the_bearer_scheme,
     the_docs_page_is_html,
+    every_team_operation_declares_a_server_error_and_the_reference_operation_ids,
 );
 
 /// The nine Monitoring API operations: path, method, whether the path names a monitor, and
@@ -197,6 +198,65 @@ async fn every_monitoring_operation_declares_its_error_responses_and_the_bearer_
         assert!(
             security.iter().any(|s| s.get("bearerAuth").is_some()),
             "{method} {path} requires the bearer key"
+        );
+    }
+}
+
+/// Operations of the reference files, by path, method and the reference's `operationId`.
+const REFERENCE_OPERATIONS: [(&str, &str, &str); 16] = [
+    ("/api/v2/signals/funding", "get", "getFundingSignals"),
+    ("/api/v2/signals/hiring", "get", "getHiringSignals"),
+    (
+        "/api/v2/signals/acquisitions",
+        "get",
+        "getAcquisitionSignals",
+    ),
+    ("/api/v2/signals/job-changes", "get", "getJobChangeSignals"),
+    ("/api/v2/companies", "get", "getCompanies"),
+    ("/api/v2/csv-enrichment", "post", "createCSVEnrichmentJob"),
+    (
+        "/api/v2/csv-enrichment/{jobId}",
+        "get",
+        "getCSVEnrichmentJob",
+    ),
+    ("/api/v2/webhooks", "post", "createWebhook"),
+    ("/api/v2/webhooks", "get", "listWebhooks"),
+    ("/api/v2/webhooks/{id}", "get", "getWebhook"),
+    ("/api/v2/webhooks/{id}", "put", "updateWebhook"),
+    ("/api/v2/webhooks/{id}", "delete", "deleteWebhook"),
+    ("/api/v2/webhooks/{id}/test", "post", "testWebhook"),
+    (
+        "/api/v2/webhooks/{id}/deliveries",
+        "get",
+        "listWebhookDeliveries",
+    ),
+    (
+        "/api/v2/webhooks/{id}/deliveries/{deliveryId}/retry",
+        "post",
+        "retryWebhookDelivery",
+    ),
+    ("/api/v2/monitors", "post", "createMonitor"),
+];
+
+async fn every_team_operation_declares_a_server_error_and_the_reference_operation_ids(
+    backend: Backend,
+) {
+    let app = TestApp::start(backend).await;
+
+    let document = openapi(&app).await;
+
+    for (path, item) in document["paths"].as_object().expect("paths") {
+        for (method, operation) in item.as_object().expect("operations") {
+            let responses = operation["responses"].as_object().expect("responses");
+            for status in ["401", "429", "500"] {
+                assert!(responses.contains_key(status), "{method} {path}: {status}");
+            }
+        }
+    }
+    for (path, method, id) in REFERENCE_OPERATIONS {
+        assert_eq!(
+            document["paths"][path][method]["operationId"], id,
+            "{method} {path}"
         );
     }
 }

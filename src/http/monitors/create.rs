@@ -20,7 +20,7 @@ use crate::store::new_id;
 use crate::store::stats::MonitorCounts;
 
 /// Creates a monitor for the caller's team. The response carries the webhook secret, once.
-#[utoipa::path(post, path = "/api/v2/monitors", tag = "Monitors",
+#[utoipa::path(post, path = "/api/v2/monitors", operation_id = "createMonitor", tag = "Monitors",
     request_body = CreateMonitorBody,
     responses(
         (status = 201, description = "Monitor created; `data` is the Monitor with `webhook.secret`", body = super::views::MonitorView),

@@ -14,7 +14,7 @@ use crate::store::monitors::{delete_monitor, find_monitor, find_monitor_tx, list
 use crate::store::webhooks::retire_webhook;
 
 /// Lists the team's monitors, newest first, paused ones included.
-#[utoipa::path(get, path = "/api/v2/monitors", tag = "Monitors",
+#[utoipa::path(get, path = "/api/v2/monitors", operation_id = "listMonitors", tag = "Monitors",
     responses(
         (status = 200, description = "Every monitor of the team (without webhook secrets)", body = Vec<MonitorView>),
         (status = 400, description = "A query parameter was given", body = crate::http::openapi::ErrorBody),
@@ -45,7 +45,7 @@ pub async fn list_monitors_handler(
 }
 
 /// Retrieves one monitor with its statistics.
-#[utoipa::path(get, path = "/api/v2/monitors/{id}", tag = "Monitors",
+#[utoipa::path(get, path = "/api/v2/monitors/{id}", operation_id = "getMonitor", tag = "Monitors",
     params(("id" = String, Path, description = "Monitor id")),
     responses(
         (status = 200, description = "The Monitor", body = MonitorView),
@@ -77,7 +77,7 @@ pub async fn get_monitor_handler(
 }
 
 /// Deletes a monitor and all its targets; its webhook is retired and delivery stops at once.
-#[utoipa::path(delete, path = "/api/v2/monitors/{id}", tag = "Monitors",
+#[utoipa::path(delete, path = "/api/v2/monitors/{id}", operation_id = "deleteMonitor", tag = "Monitors",
     params(("id" = String, Path, description = "Monitor id")),
     responses(
         (status = 200, description = "`data` is `{id, deleted: true}`", body = crate::http::openapi::DeletedBody),

@@ -28,7 +28,7 @@ enum WebhookChange {
 }
 
 /// Updates a monitor. A new webhook's secret is returned once, in this response.
-#[utoipa::path(put, path = "/api/v2/monitors/{id}", tag = "Monitors",
+#[utoipa::path(put, path = "/api/v2/monitors/{id}", operation_id = "updateMonitor", tag = "Monitors",
     params(("id" = String, Path, description = "Monitor id")),
     request_body = UpdateMonitorBody,
     responses(

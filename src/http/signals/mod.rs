@@ -61,7 +61,7 @@ async fn list(
 }
 
 /// `GET /signals/funding`.
-#[utoipa::path(get, path = "/api/v2/signals/funding", tag = "Signals",
+#[utoipa::path(get, path = "/api/v2/signals/funding", operation_id = "getFundingSignals", tag = "Signals",
     params(docs::CommonListParams, docs::CompanyFilterParams, docs::FundingParams),
     responses(
         (status = 200, description = "Funding rounds; `data` holds funding signal records, `pagination` the page object; costs 1 credit"),
@@ -77,7 +77,7 @@ pub async fn funding(
 }
 
 /// `GET /signals/hiring`.
-#[utoipa::path(get, path = "/api/v2/signals/hiring", tag = "Signals",
+#[utoipa::path(get, path = "/api/v2/signals/hiring", operation_id = "getHiringSignals", tag = "Signals",
     params(docs::CommonListParams, docs::HiringParams),
     responses(
         (status = 200, description = "Job postings; costs 1 credit"),
@@ -93,7 +93,7 @@ pub async fn hiring(
 }
 
 /// `GET /signals/acquisitions`.
-#[utoipa::path(get, path = "/api/v2/signals/acquisitions", tag = "Signals",
+#[utoipa::path(get, path = "/api/v2/signals/acquisitions", operation_id = "getAcquisitionSignals", tag = "Signals",
     params(docs::CommonListParams, docs::CompanyFilterParams, docs::AcquisitionParams),
     responses(
         (status = 200, description = "Acquisitions; costs 1 credit"),
@@ -109,7 +109,7 @@ pub async fn acquisitions(
 }
 
 /// `GET /signals/job-changes`.
-#[utoipa::path(get, path = "/api/v2/signals/job-changes", tag = "Signals",
+#[utoipa::path(get, path = "/api/v2/signals/job-changes", operation_id = "getJobChangeSignals", tag = "Signals",
     params(docs::CommonListParams, docs::JobChangeParams),
     responses(
         (status = 200, description = "Job changes; costs 1 credit"),

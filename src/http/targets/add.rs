@@ -54,7 +54,7 @@ pub struct AddTargetsResult {
 }
 
 /// Adds targets to a monitor.
-#[utoipa::path(post, path = "/api/v2/monitors/{id}/targets", tag = "Targets",
+#[utoipa::path(post, path = "/api/v2/monitors/{id}/targets", operation_id = "addTargets", tag = "Targets",
     params(("id" = String, Path, description = "Monitor id")),
     request_body = AddTargetsBody,
     responses(

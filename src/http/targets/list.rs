@@ -29,7 +29,7 @@ pub struct TargetPagination {
 }
 
 /// Lists a monitor's targets.
-#[utoipa::path(get, path = "/api/v2/monitors/{id}/targets", tag = "Targets",
+#[utoipa::path(get, path = "/api/v2/monitors/{id}/targets", operation_id = "listTargets", tag = "Targets",
     params(("id" = String, Path, description = "Monitor id"),
            ("status" = Option<String>, Query, description = "`resolved` or `pending`"),
            ("limit" = Option<i64>, Query, description = "Page size, 1-200, default 100"),

@@ -21,7 +21,7 @@ use crate::store::monitors::find_monitor_tx;
 use crate::store::targets::{delete_targets, existing_ids, ids_by_value};
 
 /// Removes one target of a monitor.
-#[utoipa::path(delete, path = "/api/v2/monitors/{id}/targets/{targetId}", tag = "Targets",
+#[utoipa::path(delete, path = "/api/v2/monitors/{id}/targets/{targetId}", operation_id = "removeTarget", tag = "Targets",
     params(("id" = String, Path, description = "Monitor id"),
            ("targetId" = String, Path, description = "Target id")),
     responses(
@@ -80,7 +80,7 @@ pub struct RemoveTargetsResult {
 }
 
 /// Removes targets in bulk.
-#[utoipa::path(post, path = "/api/v2/monitors/{id}/targets/remove", tag = "Targets",
+#[utoipa::path(post, path = "/api/v2/monitors/{id}/targets/remove", operation_id = "removeTargetsBulk", tag = "Targets",
     params(("id" = String, Path, description = "Monitor id")),
     request_body = RemoveTargetsBody,
     responses(

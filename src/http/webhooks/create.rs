@@ -19,7 +19,7 @@ use crate::store::new_id;
 use crate::store::webhooks::{NewWebhook, find_webhook_tx, insert_webhook_with_filters};
 
 /// Creates a webhook for the caller's team. The response carries the signing secret, once.
-#[utoipa::path(post, path = "/api/v2/webhooks", tag = "Webhooks",
+#[utoipa::path(post, path = "/api/v2/webhooks", operation_id = "createWebhook", tag = "Webhooks",
     request_body = CreateWebhookBody,
     responses(
         (status = 201, description = "Webhook created; `data` is the Webhook with its full `secret` (shown only here)", body = WebhookView),

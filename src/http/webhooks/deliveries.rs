@@ -68,7 +68,7 @@ pub struct DeliveryPagination {
 }
 
 /// Lists a webhook's deliveries, newest first.
-#[utoipa::path(get, path = "/api/v2/webhooks/{id}/deliveries", tag = "Webhooks",
+#[utoipa::path(get, path = "/api/v2/webhooks/{id}/deliveries", operation_id = "listWebhookDeliveries", tag = "Webhooks",
     params(("id" = String, Path, description = "Webhook id"),
            ("limit" = Option<i64>, Query, description = "Page size, 1-100, default 50"),
            ("status" = Option<String>, Query, description = "`done`, `failed` or `pending`"),
@@ -125,7 +125,7 @@ pub async fn list_deliveries_handler(
 }
 
 /// Retrieves one delivery with its attempts.
-#[utoipa::path(get, path = "/api/v2/webhooks/{id}/deliveries/{deliveryId}", tag = "Webhooks",
+#[utoipa::path(get, path = "/api/v2/webhooks/{id}/deliveries/{deliveryId}", operation_id = "getWebhookDelivery", tag = "Webhooks",
     params(("id" = String, Path, description = "Webhook id"),
            ("deliveryId" = String, Path, description = "Delivery id")),
     responses(

@@ -36,7 +36,7 @@ pub struct WebhookDeleted {
 
 /// Lists the team's active webhooks, newest first: standalone ones and those of active monitors
 /// (with `monitor_id`). Secrets are never shown here.
-#[utoipa::path(get, path = "/api/v2/webhooks", tag = "Webhooks",
+#[utoipa::path(get, path = "/api/v2/webhooks", operation_id = "listWebhooks", tag = "Webhooks",
     params(("limit" = Option<i64>, Query, description = "Page size, 1-100, default 100"),
            ("offset" = Option<i64>, Query, description = "Items to skip, default 0")),
     responses(
@@ -67,7 +67,7 @@ pub async fn list_webhooks(
 }
 
 /// Retrieves one active webhook with its statistics; a soft-deleted one is not found.
-#[utoipa::path(get, path = "/api/v2/webhooks/{id}", tag = "Webhooks",
+#[utoipa::path(get, path = "/api/v2/webhooks/{id}", operation_id = "getWebhook", tag = "Webhooks",
     params(("id" = String, Path, description = "Webhook id")),
     responses(
         (status = 200, description = "The Webhook (with `secret_preview` only)", body = WebhookView),
@@ -90,7 +90,7 @@ pub async fn get_webhook(
 
 /// Soft-deletes a standalone webhook: it stops receiving events and disappears from list and
 /// retrieve, keeping its history; `PUT {active: true}` brings it back.
-#[utoipa::path(delete, path = "/api/v2/webhooks/{id}", tag = "Webhooks",
+#[utoipa::path(delete, path = "/api/v2/webhooks/{id}", operation_id = "deleteWebhook", tag = "Webhooks",
     params(("id" = String, Path, description = "Webhook id")),
     responses(
         (status = 200, description = "`data` is `{success: true, id, active: false}`", body = WebhookDeleted),

@@ -65,7 +65,7 @@ pub struct RetryFailedBody {
 
 /// Sends a signed `system.test` event to the webhook now and records it as a delivery. Any
 /// request body is ignored.
-#[utoipa::path(post, path = "/api/v2/webhooks/{id}/test", tag = "Webhooks",
+#[utoipa::path(post, path = "/api/v2/webhooks/{id}/test", operation_id = "testWebhook", tag = "Webhooks",
     params(("id" = String, Path, description = "Webhook id")),
     responses(
         (status = 200, description = "The test event was sent and recorded; `success` tells whether the endpoint answered 2xx", body = TestSent),
@@ -96,7 +96,7 @@ pub async fn test_webhook(
 
 /// Replays a delivery that has not succeeded, inline, as a new delivery row with the same event
 /// and the webhook's current secret. A successful replay costs 1 credit (test events are free).
-#[utoipa::path(post, path = "/api/v2/webhooks/{id}/deliveries/{deliveryId}/retry", tag = "Webhooks",
+#[utoipa::path(post, path = "/api/v2/webhooks/{id}/deliveries/{deliveryId}/retry", operation_id = "retryWebhookDelivery", tag = "Webhooks",
     params(("id" = String, Path, description = "Webhook id"),
            ("deliveryId" = String, Path, description = "Id of the delivery to retry")),
     responses(
@@ -153,7 +153,7 @@ fn retry_data(sent: SentDelivery, retried_id: &str) -> RetrySent {
 
 /// Queues a new delivery, sent in the background, for every failed delivery of the webhook
 /// created at or after `since` (at most 14 days ago). `data` is `{queued}`.
-#[utoipa::path(post, path = "/api/v2/webhooks/{id}/deliveries/retry-failed", tag = "Webhooks",
+#[utoipa::path(post, path = "/api/v2/webhooks/{id}/deliveries/retry-failed", operation_id = "retryFailedWebhookDeliveries", tag = "Webhooks",
     params(("id" = String, Path, description = "Webhook id")),
     request_body = RetryFailedBody,
     responses(

@@ -33,7 +33,7 @@ struct Changes {
 
 /// Updates any subset of a webhook's fields. With `rotate_secret: true` the response carries
 /// the new secret, once; the old one stops being used at once.
-#[utoipa::path(put, path = "/api/v2/webhooks/{id}", tag = "Webhooks",
+#[utoipa::path(put, path = "/api/v2/webhooks/{id}", operation_id = "updateWebhook", tag = "Webhooks",
     params(("id" = String, Path, description = "Webhook id")),
     request_body = UpdateWebhookBody,
     responses(
