@@ -58,6 +58,10 @@ pub struct Args {
     /// Worker processes of the scale-out topology
     #[arg(long, default_value_t = 2)]
     pub worker_processes: usize,
+    /// Measure an already imported database instead (`sqlite://…` or `postgres://…`): no
+    /// import, and the database is left as it is; `--backend` is then ignored
+    #[arg(long)]
+    pub existing_database: Option<String>,
     /// Keep the databases (SQLite file, PostgreSQL database) for profiling afterwards
     #[arg(long)]
     pub keep_db: bool,

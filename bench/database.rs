@@ -63,6 +63,19 @@ impl FreshDatabase {
         }
     }
 
+    /// A database that exists already, left as it is afterwards.
+    pub fn existing(url: &str) -> FreshDatabase {
+        let file = url
+            .strip_prefix("sqlite://")
+            .map(|path| PathBuf::from(path.split('?').next().unwrap_or(path)));
+        FreshDatabase {
+            url: url.to_string(),
+            file,
+            dir: None,
+            pg: None,
+        }
+    }
+
     /// Size of the database on disk, in bytes (SQLite file plus WAL; PostgreSQL database size).
     pub async fn size_bytes(&self) -> Option<u64> {
         if let Some(file) = &self.file {

@@ -48,19 +48,26 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         signalwatch,
         data,
     };
-    let backends = match args.backend {
-        BackendChoice::Sqlite => vec![Backend::Sqlite],
-        BackendChoice::Postgres => vec![Backend::Postgres(args.postgres_url.clone())],
-        BackendChoice::Both => vec![
-            Backend::Sqlite,
-            Backend::Postgres(args.postgres_url.clone()),
-        ],
+    let backends = match (&args.existing_database, args.backend) {
+        (Some(url), _) if url.starts_with("sqlite:") => vec![Backend::Sqlite],
+        (Some(_), _) => vec![Backend::Postgres(args.postgres_url.clone())],
+        (None, backend) => match backend {
+            BackendChoice::Sqlite => vec![Backend::Sqlite],
+            BackendChoice::Postgres => vec![Backend::Postgres(args.postgres_url.clone())],
+            BackendChoice::Both => vec![
+                Backend::Sqlite,
+                Backend::Postgres(args.postgres_url.clone()),
+            ],
+        },
     };
     let mut results = Vec::new();
     let mut errors = Vec::new();
     for backend in &backends {
         eprintln!("bench: {} ...", backend.name());
-        let db = FreshDatabase::create(backend).await?;
+        let db = match &args.existing_database {
+            Some(url) => FreshDatabase::existing(url),
+            None => FreshDatabase::create(backend).await?,
+        };
         let outcome = run_backend(&args, &inputs, backend, &db, &mut results).await;
         db.finish(args.keep_db).await?;
         if let Err(e) = outcome {
@@ -100,6 +107,35 @@ async fn run_backend(
     results: &mut Vec<BackendResult>,
 ) -> anyhow::Result<()> {
     let name = backend.name();
+    let import = match args.existing_database {
+        Some(_) => None,
+        None => Some(import(args, inputs, db, name).await?),
+    };
+    let mut topologies = vec![Topology::Single];
+    if args.scale_out && matches!(backend, Backend::Postgres(_)) {
+        topologies.push(Topology::ScaleOut {
+            api: args.api_processes,
+            workers: args.worker_processes,
+        });
+    }
+    for (i, topology) in topologies.into_iter().enumerate() {
+        let mut result = measure(args, inputs, backend, db, topology).await?;
+        if i == 0 {
+            result.import = import.clone();
+        }
+        result.db_size = db.size_bytes().await;
+        results.push(result);
+    }
+    Ok(())
+}
+
+/// Imports the data set into `db`; returns the wall time and the command's output.
+async fn import(
+    args: &Args,
+    inputs: &Inputs,
+    db: &FreshDatabase,
+    name: &str,
+) -> anyhow::Result<(Duration, String)> {
     let scale = args.scale.name();
     let import_log = args.out.join(format!("import-{scale}-{name}.log"));
     let timeout = Duration::from_secs(args.import_timeout_seconds);
@@ -120,22 +156,7 @@ async fn run_backend(
         "bench: {name}: imported in {:.1}s",
         import_time.as_secs_f64()
     );
-    let mut topologies = vec![Topology::Single];
-    if args.scale_out && matches!(backend, Backend::Postgres(_)) {
-        topologies.push(Topology::ScaleOut {
-            api: args.api_processes,
-            workers: args.worker_processes,
-        });
-    }
-    for (i, topology) in topologies.into_iter().enumerate() {
-        let mut result = measure(args, inputs, backend, db, topology).await?;
-        if i == 0 {
-            result.import = Some((import_time, import_output.clone()));
-        }
-        result.db_size = db.size_bytes().await;
-        results.push(result);
-    }
-    Ok(())
+    Ok((import_time, import_output))
 }
 
 /// Starts `topology` on the imported database and runs every measuring phase against it.

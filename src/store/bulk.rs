@@ -94,11 +94,11 @@ pub async fn execute_rows(
     values: &[Val<'_>],
 ) -> Result<u64, StoreError> {
     let width = stmt.width().max(1);
-    if let (Tx::Postgres(t), false) = (&mut *tx, values.is_empty()) {
-        if let Some((sql, columns)) = super::bulk_unnest::prepare(stmt, values, width) {
-            let q = super::bulk_unnest::bind(sqlx::query(sqlx::AssertSqlSafe(sql)), columns);
-            return Ok(q.execute(&mut **t).await?.rows_affected());
-        }
+    if let (Tx::Postgres(t), false) = (&mut *tx, values.is_empty())
+        && let Some((sql, columns)) = super::bulk_unnest::prepare(stmt, values, width)
+    {
+        let q = super::bulk_unnest::bind(sqlx::query(sqlx::AssertSqlSafe(sql)), columns);
+        return Ok(q.execute(&mut **t).await?.rows_affected());
     }
     let mut affected = 0;
     for chunk in values.chunks(width * stmt.rows_per_statement()) {
@@ -124,13 +124,13 @@ where
     T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin,
 {
     let width = stmt.width().max(1);
-    if let (Tx::Postgres(t), false) = (&mut *tx, values.is_empty()) {
-        if let Some((sql, columns)) = super::bulk_unnest::prepare(stmt, values, width) {
-            let q = sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql));
-            return Ok(super::bulk_unnest::bind_as(q, columns)
-                .fetch_all(&mut **t)
-                .await?);
-        }
+    if let (Tx::Postgres(t), false) = (&mut *tx, values.is_empty())
+        && let Some((sql, columns)) = super::bulk_unnest::prepare(stmt, values, width)
+    {
+        let q = sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql));
+        return Ok(super::bulk_unnest::bind_as(q, columns)
+            .fetch_all(&mut **t)
+            .await?);
     }
     let mut out = Vec::new();
     for chunk in values.chunks(width * stmt.rows_per_statement()) {
