@@ -114,14 +114,23 @@ pub enum WebhookUrlError {
     #[error("webhook_url must not contain a user name or password")]
     HasCredentials,
     /// A non-public literal IP, a local host name, or a name resolving to a non-public address.
-    #[error("webhook_url must point to a public address")]
+    #[error("webhook_url: Webhook URL must be a public address")]
     NonPublicAddress,
 }
 
+/// The Webhooks API's refusal of a non-public endpoint URL.
+pub const PUBLIC_ADDRESS_MESSAGE: &str = "Webhook URL must be a public address";
+
 impl WebhookUrlError {
     /// The message with `field` in place of `webhook_url`, e.g.
-    /// `"endpoint_url must point to a public address"`.
+    /// `"endpoint_url must be an HTTP or HTTPS URL"`.
+    ///
+    /// A non-public address on the Webhooks API reads exactly as the commercial service's
+    /// message, which its clients may match.
     pub fn message_for(&self, field: &str) -> String {
+        if matches!(self, Self::NonPublicAddress) && field == "endpoint_url" {
+            return PUBLIC_ADDRESS_MESSAGE.to_string();
+        }
         let message = self.to_string();
         match message.strip_prefix("webhook_url") {
             Some(rest) => format!("{field}{rest}"),
@@ -507,8 +516,12 @@ mod tests {
     #[test]
     fn error_messages_can_name_another_field() {
         assert_eq!(
+            NonPublicAddress.message_for("endpoint_url"),
+            "Webhook URL must be a public address"
+        );
+        assert_eq!(
             NonPublicAddress.to_string(),
-            "webhook_url must point to a public address"
+            "webhook_url: Webhook URL must be a public address"
         );
         assert_eq!(
             TooLong.message_for("endpoint_url"),

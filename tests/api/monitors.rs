@@ -447,7 +447,10 @@ async fn a_webhook_url_pointing_at_a_private_address_is_refused(backend: Backend
             .await;
         assert_error(&refused, 400, "bad_request");
         assert!(
-            refused.error().contains("webhook_url"),
+            refused.error().contains("webhook_url")
+                && refused
+                    .error()
+                    .contains("Webhook URL must be a public address"),
             "{url}: {}",
             refused.error()
         );

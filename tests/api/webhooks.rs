@@ -342,12 +342,21 @@ async fn endpoint_urls_must_be_public_http_urls_of_at_most_500_characters(backen
             .await;
         assert_error(&refused, 400, "bad_request");
         assert!(
-            refused.error().contains("endpoint_url"),
+            refused.error().contains("endpoint_url")
+                || refused.error() == "Webhook URL must be a public address",
             "{url}: {}",
             refused.error()
         );
     }
     assert!(list(&app, &team).await.is_empty(), "nothing was created");
+    let private = app
+        .post(
+            WEBHOOKS,
+            &team.key,
+            json!({ "endpoint_url": "http://10.0.0.7/hook", "event_types": ["funding.created"] }),
+        )
+        .await;
+    assert_eq!(private.error(), "Webhook URL must be a public address");
 
     let created = create_webhook(&app, &team, &longest).await;
     assert_eq!(created.data()["endpoint_url"], longest);
