@@ -58,7 +58,8 @@ pub enum TeamCommand {
     },
     /// Change a team's credits, subscription status or rate limit
     Update {
-        team_id: String,
+        #[command(flatten)]
+        team: TeamId,
         #[arg(long)]
         credits: Option<i64>,
         #[arg(long = "subscription-status", alias = "subscription_status")]
@@ -73,7 +74,8 @@ pub enum TeamCommand {
 pub enum MemberCommand {
     /// Add a member to a team; prints their API key (shown once)
     Add {
-        team_id: String,
+        #[command(flatten)]
+        team: TeamId,
         #[arg(long)]
         email: String,
     },
@@ -83,7 +85,33 @@ pub enum MemberCommand {
 #[derive(Debug, Subcommand)]
 pub enum KeyCommand {
     /// Revoke an API key
-    Revoke { api_key: String },
+    Revoke {
+        /// The key to revoke
+        #[arg(required_unless_present = "api_key_flag")]
+        api_key: Option<String>,
+        /// The key to revoke, as a flag
+        #[arg(long = "api-key", id = "api_key_flag", value_name = "API_KEY", aliases = ["api_key", "key"],
+            conflicts_with = "api_key")]
+        api_key_flag: Option<String>,
+    },
+}
+
+/// A team named by position or by `--team-id` (also `--id`), as operators' scripts differ.
+#[derive(Debug, Args)]
+pub struct TeamId {
+    /// The team's id
+    #[arg(value_name = "TEAM_ID", required_unless_present = "team_id_flag")]
+    team_id: Option<String>,
+    /// The team's id, as a flag
+    #[arg(long = "team-id", id = "team_id_flag", value_name = "TEAM_ID", aliases = ["team_id", "id", "team"],
+        conflicts_with = "team_id")]
+    team_id_flag: Option<String>,
+}
+
+impl TeamId {
+    fn into_id(self) -> String {
+        self.team_id.or(self.team_id_flag).unwrap_or_default()
+    }
 }
 
 /// Runs one operator task and prints its result.
@@ -123,18 +151,22 @@ async fn execute(
             json(operator::create_team(db, request).await?)
         }
         AdminCommand::Team(TeamCommand::Update {
-            team_id,
+            team,
             credits,
             subscription_status,
             rate_limit_per_minute,
         }) => {
             let changes = check_changes(credits, subscription_status, rate_limit_per_minute)?;
-            json(operator::update_team(db, &team_id, changes, default_rate).await?)
+            json(operator::update_team(db, &team.into_id(), changes, default_rate).await?)
         }
-        AdminCommand::Member(MemberCommand::Add { team_id, email }) => {
-            json(operator::add_member(db, &team_id, &email).await?)
+        AdminCommand::Member(MemberCommand::Add { team, email }) => {
+            json(operator::add_member(db, &team.into_id(), &email).await?)
         }
-        AdminCommand::Key(KeyCommand::Revoke { api_key }) => {
+        AdminCommand::Key(KeyCommand::Revoke {
+            api_key,
+            api_key_flag,
+        }) => {
+            let api_key = api_key.or(api_key_flag).unwrap_or_default();
             operator::revoke_key(db, &api_key).await?;
             json(serde_json::json!({ "revoked": true }))
         }

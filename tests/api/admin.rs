@@ -28,6 +28,7 @@ each_backend!(
     the_admin_command_creates_a_team_whose_key_works_against_the_running_service,
     the_admin_command_updates_a_team_and_the_change_shows_in_the_admin_api,
     the_admin_command_adds_a_member_and_revokes_a_key,
+    the_admin_commands_also_take_the_team_id_and_the_key_as_flags,
     the_admin_command_fails_for_an_unknown_team,
 );
 
@@ -665,4 +666,44 @@ async fn the_admin_command_fails_for_an_unknown_team(backend: Backend) {
 
     assert!(update.is_err_and(|stderr| stderr.contains("not found")));
     assert!(member.is_err_and(|stderr| stderr.contains("not found")));
+}
+
+async fn the_admin_commands_also_take_the_team_id_and_the_key_as_flags(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    let updated = admin_command(
+        &app.database_url,
+        &["team", "update", "--team-id", &team.id, "--credits", "7"],
+    )
+    .await
+    .expect("team update --team-id succeeds");
+    let member = admin_command(
+        &app.database_url,
+        &[
+            "member",
+            "add",
+            "--team-id",
+            &team.id,
+            "--email",
+            "flag@example.com",
+        ],
+    )
+    .await
+    .expect("member add --team-id succeeds");
+    let member_key = member["api_key"].as_str().expect("api_key");
+    let revoked = admin_command(
+        &app.database_url,
+        &["key", "revoke", "--api-key", member_key],
+    )
+    .await
+    .expect("key revoke --api-key succeeds");
+
+    assert_eq!(updated["credits"], 7);
+    assert_eq!(revoked, json!({ "revoked": true }));
+    assert_error(
+        &app.get("/api/v2/monitors", member_key).await,
+        401,
+        "invalid_api_key",
+    );
 }
