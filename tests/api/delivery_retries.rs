@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::delivery_support::{SOON, Watching, acme_round, assert_stays_at};
+use crate::delivery_support::{
+    FAST, SOON, Watching, acme_round, assert_stays_at, attempt_statuses,
+};
 use crate::each_backend;
 use crate::support::Backend;
 use crate::support::receiver::{Answer, Receiver};
@@ -16,6 +18,8 @@ each_backend!(
     a_redirect_is_a_failure_and_is_never_followed,
     a_hanging_endpoint_times_out_and_is_retried,
     a_huge_response_body_does_not_hold_up_the_delivery,
+    a_429_with_retry_after_waits_at_least_that_long_and_is_charged_once_when_it_succeeds,
+    a_refused_connection_is_retried_on_schedule_then_failed_and_costs_nothing,
 );
 
 const ROUND: &str = "f3000000-0000-4000-8000-000000000001";
@@ -35,6 +39,8 @@ async fn a_500_is_retried_with_the_same_event_id_and_charged_once_when_it_succee
     assert!(gap >= Duration::from_millis(750), "retried after {gap:?}");
     w.wait_for_credits(before - 1).await;
     assert_stays_at(&w.receiver, 2, Duration::from_millis(500)).await;
+    let delivery = w.wait_for_delivery("done").await;
+    assert_eq!(attempt_statuses(&delivery), [Some(500), Some(200)]);
 }
 
 async fn a_410_stops_the_retries_at_once_and_costs_nothing(backend: Backend) {
@@ -47,6 +53,8 @@ async fn a_410_stops_the_retries_at_once_and_costs_nothing(backend: Backend) {
     w.receiver.wait_for(1, SOON).await;
     assert_stays_at(&w.receiver, 1, Duration::from_millis(2500)).await;
     assert_eq!(w.credits().await, before);
+    let delivery = w.wait_for_delivery("failed").await;
+    assert_eq!(attempt_statuses(&delivery), [Some(410)]);
 }
 
 async fn a_503_with_retry_after_waits_at_least_that_long(backend: Backend) {
@@ -62,6 +70,8 @@ async fn a_503_with_retry_after_waits_at_least_that_long(backend: Backend) {
     let got = w.receiver.wait_for(2, SOON).await;
     let gap = got[1].at - got[0].at;
     assert!(gap >= Duration::from_millis(2900), "retried after {gap:?}");
+    let delivery = w.wait_for_delivery("done").await;
+    assert_eq!(attempt_statuses(&delivery), [Some(503), Some(200)]);
 }
 
 async fn a_redirect_is_a_failure_and_is_never_followed(backend: Backend) {
@@ -81,6 +91,8 @@ async fn a_redirect_is_a_failure_and_is_never_followed(backend: Backend) {
     assert_stays_at(&w.receiver, 3, Duration::from_millis(2500)).await;
     assert!(elsewhere.received().is_empty(), "the redirect was followed");
     assert_eq!(w.credits().await, before);
+    let delivery = w.wait_for_delivery("failed").await;
+    assert_eq!(attempt_statuses(&delivery), [Some(302); 3]);
 }
 
 async fn a_hanging_endpoint_times_out_and_is_retried(backend: Backend) {
@@ -97,6 +109,12 @@ async fn a_hanging_endpoint_times_out_and_is_retried(backend: Backend) {
         "retried after {gap:?}, before the timeout"
     );
     w.wait_for_credits(before - 1).await;
+    let delivery = w.wait_for_delivery("done").await;
+    assert_eq!(attempt_statuses(&delivery), [None, Some(200)]);
+    let error = delivery["attempts"][0]["error"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(error.contains("timed out"), "{error}");
 }
 
 async fn a_huge_response_body_does_not_hold_up_the_delivery(backend: Backend) {
@@ -110,4 +128,58 @@ async fn a_huge_response_body_does_not_hold_up_the_delivery(backend: Backend) {
     w.receiver.wait_for(1, SOON).await;
     w.wait_for_credits(before - 1).await;
     assert_stays_at(&w.receiver, 1, Duration::from_millis(500)).await;
+    let delivery = w.wait_for_delivery("done").await;
+    assert_eq!(attempt_statuses(&delivery), [Some(200)]);
+}
+
+async fn a_429_with_retry_after_waits_at_least_that_long_and_is_charged_once_when_it_succeeds(
+    backend: Backend,
+) {
+    let w = Watching::start(backend, &[]).await;
+    let before = w.credits().await;
+    w.receiver.script([Answer::Full(
+        429,
+        vec![("retry-after", "2".to_string())],
+        "slow down".into(),
+    )]);
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+
+    let got = w.receiver.wait_for(2, SOON).await;
+    let gap = got[1].at - got[0].at;
+    assert!(gap >= Duration::from_millis(1900), "retried after {gap:?}");
+    assert_eq!(got[0].json()["event_id"], got[1].json()["event_id"]);
+    w.wait_for_credits(before - 1).await;
+    let delivery = w.wait_for_delivery("done").await;
+    assert_eq!(attempt_statuses(&delivery), [Some(429), Some(200)]);
+}
+
+async fn a_refused_connection_is_retried_on_schedule_then_failed_and_costs_nothing(
+    backend: Backend,
+) {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/hook", closed.local_addr().expect("address"));
+    drop(closed);
+    let w = Watching::posting_to(backend, &[], Receiver::start().await, &url).await;
+    let before = w.credits().await;
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+
+    // The first attempt and the two retries of the schedule "1,1", a second or so apart.
+    let delivery = w.wait_for_delivery("failed").await;
+    assert_eq!(attempt_statuses(&delivery), [None, None, None]);
+    let attempts = delivery["attempts"].as_array().expect("attempts");
+    for attempt in attempts {
+        assert_eq!(attempt["error"], "connection refused");
+    }
+    let at = |i: usize| {
+        let text = attempts[i]["attempted_at"].as_str().expect("attempted_at");
+        chrono::DateTime::parse_from_rfc3339(text).expect("RFC 3339")
+    };
+    for i in 1..attempts.len() {
+        let gap = at(i) - at(i - 1);
+        assert!(gap.num_milliseconds() >= 750, "retried after {gap}");
+    }
+    assert_eq!(w.credits().await, before);
+    assert_eq!(FAST[3], "1,1", "the schedule this test counts on");
 }

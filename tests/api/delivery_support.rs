@@ -31,6 +31,8 @@ pub struct Watching {
     pub team: Team,
     pub receiver: Receiver,
     pub monitor_id: String,
+    /// The monitor's webhook.
+    pub webhook_id: String,
     pub secret: String,
     pub acme: String,
 }
@@ -38,6 +40,19 @@ pub struct Watching {
 impl Watching {
     /// Starts the app with `extra` settings after [`FAST`] and sets up the watch.
     pub async fn start(backend: Backend, extra: &[&str]) -> Watching {
+        let receiver = Receiver::start().await;
+        let url = receiver.url.clone();
+        Watching::posting_to(backend, extra, receiver, &url).await
+    }
+
+    /// As [`Watching::start`], but the monitor's webhook posts to `url` (the receiver gets
+    /// nothing unless `url` is its own).
+    pub async fn posting_to(
+        backend: Backend,
+        extra: &[&str],
+        receiver: Receiver,
+        url: &str,
+    ) -> Watching {
         let mut args = FAST.to_vec();
         args.extend_from_slice(extra);
         let app = TestApp::start_with(backend, &args).await;
@@ -47,17 +62,20 @@ impl Watching {
                 "linkedinUrl": "https://www.linkedin.com/company/acme", "country": "DE" }]))
             .await
             .remove(0);
-        let receiver = Receiver::start().await;
         let created = app
             .post(
                 "/api/v2/monitors",
                 &team.key,
                 json!({ "name": "Accounts", "signal_types": ["funding_round", "acquisition", "job_change"],
-                    "webhook_url": receiver.url }),
+                    "webhook_url": url }),
             )
             .await;
         assert_eq!(created.status, 201, "{:?}", created.body);
         let monitor_id = created.data()["id"].as_str().expect("id").to_string();
+        let webhook_id = created.data()["webhook"]["id"]
+            .as_str()
+            .expect("webhook id")
+            .to_string();
         let secret = created.data()["webhook"]["secret"]
             .as_str()
             .expect("secret")
@@ -71,6 +89,7 @@ impl Watching {
             team,
             receiver,
             monitor_id,
+            webhook_id,
             secret,
             acme,
         }
@@ -116,6 +135,27 @@ impl Watching {
         assert_eq!(response.status, 200, "{:?}", response.body);
     }
 
+    /// Waits until the webhook's only delivery has status `status` and returns it with its
+    /// `attempts`.
+    pub async fn wait_for_delivery(&self, status: &str) -> Value {
+        let list = format!("/api/v2/webhooks/{}/deliveries", self.webhook_id);
+        let until = std::time::Instant::now() + SOON;
+        loop {
+            let listed = self.app.get(&list, &self.team.key).await;
+            let rows = listed.data().as_array().cloned().unwrap_or_default();
+            assert!(rows.len() <= 1, "more than one delivery: {rows:?}");
+            if let Some(row) = rows.first().filter(|row| row["status"] == status) {
+                let path = format!("{list}/{}", row["id"].as_str().expect("id"));
+                return self.app.get(&path, &self.team.key).await.data().clone();
+            }
+            assert!(
+                std::time::Instant::now() < until,
+                "no {status} delivery within {SOON:?}: {rows:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
     /// Waits until the credit balance is `expected`.
     pub async fn wait_for_credits(&self, expected: i64) {
         let until = std::time::Instant::now() + SOON;
@@ -131,6 +171,16 @@ impl Watching {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+}
+
+/// The response statuses of a delivery's attempts (`None` where no answer came).
+pub fn attempt_statuses(delivery: &Value) -> Vec<Option<i64>> {
+    delivery["attempts"]
+        .as_array()
+        .expect("attempts")
+        .iter()
+        .map(|a| a["response_status"].as_i64())
+        .collect()
 }
 
 /// A funding round of acme.com with this id.
