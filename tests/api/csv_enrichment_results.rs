@@ -23,6 +23,7 @@ each_backend!(
     results_are_paged_by_cursor_in_input_order,
     the_page_size_is_1_to_100_and_defaults_to_50,
     results_csv_has_the_input_columns_then_the_result_columns,
+    extra_input_values_come_back_as_strings_and_nulls_are_left_out,
 );
 
 /// Runs one job over `companies` with the known data set and returns its `data`.
@@ -396,4 +397,17 @@ async fn raw_body(lists: &Lists, id: &str) -> String {
         .await
         .expect("download");
     response.text().await.expect("text")
+}
+
+async fn extra_input_values_come_back_as_strings_and_nulls_are_left_out(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+    let input = json!({ "company_name": "Acme", "employees": 250, "customer": true,
+                        "owner": null });
+
+    let data = enrich(&lists, json!([input])).await;
+
+    assert_eq!(
+        results(&data)[0]["input"],
+        json!({ "company_name": "Acme", "employees": "250", "customer": "true" })
+    );
 }

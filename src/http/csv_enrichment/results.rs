@@ -76,7 +76,7 @@ pub async fn result_views(db: &Db, rows: &[ResultRow]) -> Result<Vec<ResultView>
                 _ => "exact",
             };
             ResultView {
-                input: serde_json::from_str(&row.input).unwrap_or_else(|_| json!({})),
+                input: input_view(&row.input),
                 matched: row.matched,
                 company_id: row.company_id.clone(),
                 company: company.map(company_view),
@@ -84,6 +84,20 @@ pub async fn result_views(db: &Db, rows: &[ResultRow]) -> Result<Vec<ResultView>
             }
         })
         .collect())
+}
+
+/// The row as sent, every value a string as the contract's `input` map has them: numbers and
+/// booleans in their JSON text, nulls left out.
+fn input_view(stored: &str) -> Value {
+    let fields: Map<String, Value> = serde_json::from_str(stored).unwrap_or_default();
+    fields
+        .into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(key, value)| match value {
+            Value::String(text) => (key, Value::String(text)),
+            other => (key, Value::String(other.to_string())),
+        })
+        .collect()
 }
 
 /// The Company record, with the short fields of the contract's result (`domain`, `country`).
@@ -143,6 +157,14 @@ fn investors_of(funding: &[Value]) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn input_values_are_strings_and_nulls_are_left_out() {
+        assert_eq!(
+            input_view(r#"{"a":"x","b":1.5,"c":false,"d":null,"e":[1]}"#),
+            json!({"a": "x", "b": "1.5", "c": "false", "e": "[1]"})
+        );
+    }
 
     #[test]
     fn investors_are_listed_once_newest_round_first() {
