@@ -256,14 +256,18 @@ fn with_list<'v>(fixed: &[Val<'v>], list: &[&'v str]) -> Vec<Val<'v>> {
 }
 
 /// Sets up a SQLite connection for a bulk load, for the rest of its life: statement journals
-/// in memory, a larger page cache (256 MiB) and a checkpoint every 16,000 WAL pages instead of
-/// every 1,000. Journaling and durability settings are left as they are. No-op on PostgreSQL.
+/// in memory, a larger page cache (256 MiB), reads through a memory map (2 GiB) instead of a
+/// read call per page, and a checkpoint every 100,000 WAL pages instead of every 1,000 (the
+/// profile of a scale-`l` import showed a fifth of the time in checkpoints, which write each page
+/// changed since the last one: fewer checkpoints write a page changed by many batches once).
+/// Journaling and durability settings are left as they are. No-op on PostgreSQL.
 pub async fn tune_for_bulk(tx: &mut Tx) -> Result<(), StoreError> {
     if let Tx::Sqlite(t) = tx {
         for pragma in [
             "PRAGMA temp_store = MEMORY",
             "PRAGMA cache_size = -262144",
-            "PRAGMA wal_autocheckpoint = 16000",
+            "PRAGMA mmap_size = 2147483648",
+            "PRAGMA wal_autocheckpoint = 100000",
         ] {
             sqlx::query(pragma).execute(&mut **t).await?;
         }

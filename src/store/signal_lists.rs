@@ -77,12 +77,26 @@ pub async fn list_signals(db: &Db, q: &SignalQuery) -> Result<Vec<SignalListRow>
     } else {
         " NULLS LAST"
     };
-    let sql = format!(
-        "{SELECT}{FROM}{} ORDER BY {} {direction}{nulls}, s.id {direction} \
-         LIMIT {limit} OFFSET {offset}",
-        c.where_clause(),
-        q.sort_column
-    );
+    let order = format!("{} {direction}{nulls}, s.id {direction}", q.sort_column);
+    let sql = if q.sort_column.starts_with("s.")
+        && !q.filters_on_company()
+        && !q.filters_on_other_company()
+    {
+        // Every signal has its company, so the page can be chosen from `signals` alone and only
+        // its rows joined: the rows an offset skips cost an index step, not two joins.
+        format!(
+            "{SELECT} FROM (SELECT s.id FROM signals s{} ORDER BY {order} \
+             LIMIT {limit} OFFSET {offset}) p JOIN signals s ON s.id = p.id \
+             JOIN companies c ON c.id = s.company_id \
+             LEFT JOIN companies o ON o.id = s.other_company_id ORDER BY {order}",
+            c.where_clause()
+        )
+    } else {
+        format!(
+            "{SELECT}{FROM}{} ORDER BY {order} LIMIT {limit} OFFSET {offset}",
+            c.where_clause()
+        )
+    };
     fetch_all(db, sql, c.binds()).await
 }
 
