@@ -28,6 +28,9 @@ pub struct Principal {
 pub struct Guard {
     state: AppState,
     endpoint: &'static str,
+    /// For paths the API does not serve: without a valid key the route's own answer (404/405)
+    /// goes out as is; with one it carries the team's rate-limit headers like any answer.
+    lenient: bool,
 }
 
 /// Puts the team API guard in front of one endpoint's handlers.
@@ -39,6 +42,18 @@ pub fn guarded(
     let guard = Guard {
         state: state.clone(),
         endpoint,
+        lenient: false,
+    };
+    route.route_layer(from_fn_with_state(guard, run_guard))
+}
+
+/// The guard for answers to paths or methods the team API does not serve, counted in the
+/// `not_found` bucket; an anonymous caller gets the plain answer rather than a 401.
+pub fn guarded_unserved(state: &AppState, route: MethodRouter<AppState>) -> MethodRouter<AppState> {
+    let guard = Guard {
+        state: state.clone(),
+        endpoint: "not_found",
+        lenient: true,
     };
     route.route_layer(from_fn_with_state(guard, run_guard))
 }
@@ -46,6 +61,7 @@ pub fn guarded(
 async fn run_guard(State(guard): State<Guard>, mut req: Request, next: Next) -> Response {
     let owner = match authenticate(&guard.state, req.headers()).await {
         Ok(owner) => owner,
+        Err(_) if guard.lenient => return next.run(req).await,
         Err(err) => return err.into_response(),
     };
     let limit = owner

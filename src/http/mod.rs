@@ -24,12 +24,12 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use axum::middleware::from_fn;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
+use axum::routing::{MethodFilter, MethodRouter, delete, get, on, post};
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
-use auth::guarded;
+use auth::{guarded, guarded_unserved};
 use error::ApiError;
 use state::AppState;
 
@@ -138,6 +138,8 @@ fn team_api(state: &AppState) -> Router<AppState> {
             "/signals/job-changes",
             guarded(s, "signals.jobChanges", get(signals::job_changes)),
         )
+        .fallback(guarded_unserved(s, every_method(not_found)))
+        .method_not_allowed_fallback(guarded_unserved(s, every_method(method_not_allowed)))
         .layer(DefaultBodyLimit::max(extract::MAX_JSON_BODY))
 }
 
@@ -196,6 +198,30 @@ fn webhook_api(s: &AppState) -> Router<AppState> {
                 get(deliveries::get_delivery_handler),
             ),
         )
+}
+
+/// `handler` on every method a client sends, as explicit routes so the guard's route layer
+/// applies: with a valid key, an unserved path's answer carries the rate-limit headers too.
+fn every_method<H, T>(handler: H) -> MethodRouter<AppState>
+where
+    H: axum::handler::Handler<T, AppState>,
+    T: 'static,
+{
+    let methods = [
+        MethodFilter::GET,
+        MethodFilter::HEAD,
+        MethodFilter::POST,
+        MethodFilter::PUT,
+        MethodFilter::PATCH,
+        MethodFilter::DELETE,
+        MethodFilter::OPTIONS,
+        MethodFilter::TRACE,
+    ];
+    let all = methods
+        .into_iter()
+        .reduce(MethodFilter::or)
+        .expect("methods");
+    on(all, handler)
 }
 
 async fn not_found() -> Response {

@@ -29,6 +29,7 @@ each_backend!(
     a_path_id_that_is_not_a_uuid_is_404_not_found,
     an_unknown_route_under_the_api_is_404_in_the_error_envelope,
     a_method_a_path_does_not_serve_is_answered_in_the_error_envelope,
+    a_path_the_team_api_does_not_serve_is_404_with_the_rate_limit_headers,
 );
 
 /// Asserts an error answer: its status and code, and a body of exactly `success`, `error` and
@@ -682,4 +683,24 @@ async fn a_method_a_path_does_not_serve_is_answered_in_the_error_envelope(backen
         .await;
 
     assert_error(&response, 405, "method_not_allowed");
+    assert!(response.header("X-RateLimit-Limit").is_some());
+}
+
+async fn a_path_the_team_api_does_not_serve_is_404_with_the_rate_limit_headers(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    let unknown = app.get("/api/v2/no-such-endpoint", &team.key).await;
+    let too_deep = app.get("/api/v2/monitors/x/targets/y/z", &team.key).await;
+
+    for response in [&unknown, &too_deep] {
+        assert_error(response, 404, "not_found");
+        for header in [
+            "X-RateLimit-Limit",
+            "X-RateLimit-Remaining",
+            "X-RateLimit-Reset",
+        ] {
+            assert!(response.header(header).is_some(), "{header}");
+        }
+    }
 }
