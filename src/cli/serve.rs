@@ -38,8 +38,9 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     } else {
         print_first_run_hint(app.db()).await;
     }
-    if let Some(addr) = app.local_addr() {
-        tracing::info!(%addr, role = ?args.config.role, "signalwatch listening");
+    match app.local_addr() {
+        Some(addr) => tracing::info!(%addr, role = ?args.config.role, "signalwatch listening"),
+        None => tracing::info!(role = ?args.config.role, "signalwatch workers running"),
     }
     tokio::spawn(stop_on_signal(shutdown.clone()));
     app.run(shutdown).await

@@ -1,0 +1,208 @@
+//! `ServerProcess`: the real `signalwatch serve` binary as a child process, for tests that need
+//! several processes on one database or a real SIGTERM. Each listens on a port the OS picks
+//! (`--listen 127.0.0.1:0`) and writes its output (JSON log lines) to a temporary file; the start
+//! line tells the address. The process is killed when dropped.
+
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tempfile::{NamedTempFile, TempDir};
+
+use super::TestApp;
+use super::app::ADMIN_TOKEN;
+
+/// How long a process may take to start, migrations included, on a loaded machine.
+const START_DEADLINE: Duration = Duration::from_secs(60);
+
+/// How often the log, `/ready` and the exit status are looked at while waiting.
+const POLL: Duration = Duration::from_millis(20);
+
+/// The `--role` of a process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Api,
+    Worker,
+    All,
+}
+
+impl Role {
+    fn as_arg(self) -> &'static str {
+        match self {
+            Role::Api => "api",
+            Role::Worker => "worker",
+            Role::All => "all",
+        }
+    }
+}
+
+/// A running `signalwatch serve` process.
+pub struct ServerProcess {
+    pub role: Role,
+    child: Child,
+    /// `http://ip:port` once started; `None` for a worker.
+    base: Option<String>,
+    database_url: String,
+    log: NamedTempFile,
+    _mail: TempDir,
+}
+
+impl ServerProcess {
+    /// Starts the binary on `database_url` in `role` with `extra` settings, and returns at
+    /// once, before it is ready: processes spawned one after another start together.
+    pub fn spawn(database_url: &str, role: Role, extra: &[&str]) -> ServerProcess {
+        let log = NamedTempFile::new().expect("log file");
+        let output = log.reopen().expect("log file handle");
+        let mail = tempfile::tempdir().expect("mail dir");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_signalwatch"));
+        command
+            .args(["serve", "--role", role.as_arg(), "--listen", "127.0.0.1:0"])
+            .args(["--database-url", database_url, "--admin-token", ADMIN_TOKEN])
+            .args([
+                "--log",
+                "warn,signalwatch::cli::serve=info",
+                "--log-format",
+                "json",
+            ])
+            .arg("--mail-dir")
+            .arg(mail.path())
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(output.try_clone().expect("log file handle"))
+            .stderr(output);
+        for (name, _) in std::env::vars() {
+            if name.starts_with("SIGNALWATCH_") {
+                command.env_remove(name);
+            }
+        }
+        let child = command.spawn().expect("the signalwatch binary starts");
+        ServerProcess {
+            role,
+            child,
+            base: None,
+            database_url: database_url.to_string(),
+            log,
+            _mail: mail,
+        }
+    }
+
+    /// Spawns the process and waits until it is ready.
+    pub async fn start(database_url: &str, role: Role, extra: &[&str]) -> ServerProcess {
+        let mut process = ServerProcess::spawn(database_url, role, extra);
+        process.wait_until_ready().await;
+        process
+    }
+
+    /// Waits for the start line in the log (the database is migrated by then) and, when the
+    /// process serves HTTP, for `/ready` to answer 200. Panics with the log after a deadline
+    /// or when the process exits.
+    pub async fn wait_until_ready(&mut self) {
+        let until = Instant::now() + START_DEADLINE;
+        let started = loop {
+            if let Some(started) = self.start_line() {
+                break started;
+            }
+            self.assert_running_before(until, "to log its start");
+            tokio::time::sleep(POLL).await;
+        };
+        let Some(addr) = started["fields"]["addr"].as_str() else {
+            return;
+        };
+        let base = format!("http://{addr}");
+        let client = reqwest::Client::new();
+        loop {
+            let ready = client.get(format!("{base}/ready")).send().await;
+            if ready.is_ok_and(|r| r.status().is_success()) {
+                break;
+            }
+            self.assert_running_before(until, "to answer /ready");
+            tokio::time::sleep(POLL).await;
+        }
+        self.base = Some(base);
+    }
+
+    /// A client of this process's HTTP API. Panics for a worker.
+    pub fn app(&self) -> TestApp {
+        let base = self.base.clone().expect("a process serving HTTP, started");
+        TestApp::attach(base, &self.database_url)
+    }
+
+    /// The `host:port` this process listens on. Panics for a worker.
+    pub fn addr(&self) -> String {
+        let base = self
+            .base
+            .as_deref()
+            .expect("a process serving HTTP, started");
+        base.trim_start_matches("http://").to_string()
+    }
+
+    /// Sends SIGTERM, as a service manager stopping it would.
+    pub fn terminate(&self) {
+        let pid = self.child.id().to_string();
+        let status = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "SIGTERM sent to {pid}");
+    }
+
+    /// Waits until the process exits; panics with its log after `deadline`.
+    pub async fn wait_for_exit(&mut self, deadline: Duration) -> ExitStatus {
+        let until = Instant::now() + deadline;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("process status") {
+                return status;
+            }
+            assert!(
+                Instant::now() < until,
+                "the {:?} process still runs after {deadline:?}; its log:\n{}",
+                self.role,
+                self.log()
+            );
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// True while the process has not exited.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().expect("process status").is_none()
+    }
+
+    /// Everything the process logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap_or_default()
+    }
+
+    fn start_line(&self) -> Option<Value> {
+        self.log()
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .find(|line| {
+                let message = line["fields"]["message"].as_str().unwrap_or_default();
+                message == "signalwatch listening" || message == "signalwatch workers running"
+            })
+    }
+
+    fn assert_running_before(&mut self, until: Instant, what: &str) {
+        if let Some(status) = self.child.try_wait().expect("process status") {
+            panic!(
+                "the {:?} process exited ({status}) waiting {what}; its log:\n{}",
+                self.role,
+                self.log()
+            );
+        }
+        assert!(
+            Instant::now() < until,
+            "the {:?} process took too long {what}; its log:\n{}",
+            self.role,
+            self.log()
+        );
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
