@@ -92,6 +92,20 @@ impl TestApp {
         TestApp::launch_on(&self.database_url, None, Some(ADMIN_TOKEN), extra).await
     }
 
+    /// A client of a service running elsewhere (another process) at `base` on `database_url`;
+    /// dropping it leaves that service running. Its `clock` is not that service's.
+    pub fn attach(base: String, database_url: &str) -> TestApp {
+        TestApp {
+            base,
+            client: reqwest::Client::new(),
+            database_url: database_url.to_string(),
+            clock: Clock::default(),
+            shutdown: CancellationToken::new(),
+            _database: None,
+            _mail: tempfile::tempdir().expect("mail dir"),
+        }
+    }
+
     async fn launch_on(
         url: &str,
         database: Option<FreshDatabase>,

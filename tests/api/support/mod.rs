@@ -2,6 +2,8 @@
 
 pub mod app;
 pub mod backend;
+pub mod event_receiver;
+pub mod process;
 pub mod receiver;
 pub mod smtp_sink;
 
