@@ -148,7 +148,11 @@ fn acquisition(
         })),
         "amount": row.amount,
         "currency": row.currency,
-        "percentage": field("percentage"),
+        // A string, as the acquisitions list shows it.
+        "percentage": match field("percentage") {
+            Value::Number(n) => json!(n.to_string()),
+            other => other,
+        },
         "announcedDate": field("announcedDate"),
     })
 }

@@ -18,6 +18,7 @@ each_backend!(
     a_deleted_webhook_receives_nothing,
     a_team_whose_subscription_ended_receives_nothing,
     an_investor_imported_with_is_lead_is_the_lead_investor_of_the_delivery,
+    an_acquisition_percentage_is_delivered_as_a_string_as_the_list_shows_it,
 );
 
 /// A team with a standalone webhook posting to a receiver.
@@ -224,4 +225,22 @@ async fn an_investor_imported_with_is_lead_is_the_lead_investor_of_the_delivery(
         json!([{ "name": "Lead VC", "type": "vc", "leadInvestor": true },
             { "name": "Follower", "type": null, "leadInvestor": false }])
     );
+}
+
+async fn an_acquisition_percentage_is_delivered_as_a_string_as_the_list_shows_it(backend: Backend) {
+    let feed = Feed::start(backend, json!(["acquisition.created"]), json!({})).await;
+
+    feed.ingest(
+        "acquisitions",
+        json!([{ "signalId": "a4000000-0000-4000-8000-000000000001", "companyWebsite": "a.com",
+            "companyName": "A", "acquiringCompany": { "name": "B", "website": "b.com" },
+            "occurredAt": "2026-11-20T10:00:00Z", "amount": 5_000_000, "currency": "USD",
+            "percentage": 51 }]),
+    )
+    .await;
+
+    let got = feed.receiver.wait_for(1, SOON).await;
+    let block = &got[0].json()["data"]["acquisition"];
+    assert_eq!(block["percentage"], "51");
+    assert_eq!(block["acquiringCompany"]["name"], "B");
 }
