@@ -1,8 +1,11 @@
 //! The webhook worker (DESIGN.md flow 3): claims due deliveries under a lease, sends each outside
 //! any transaction, and records outcomes in batches. Each webhook has at most
-//! [`PER_ENDPOINT`] attempts in flight, so a hanging endpoint only slows itself.
+//! [`PER_ENDPOINT`] requests open, so a hanging endpoint only slows itself; a webhook's slot is
+//! free again as soon as its answer is in (the lease keeps the row ours until the outcome is
+//! recorded), so recording in batches does not hold its endpoints back.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -15,11 +18,11 @@ use crate::store::deliveries::{
     AttemptRecord, Claim, claim_due, expire_held, record_attempts, release, release_all,
 };
 
-/// Most attempts in flight per webhook.
+/// Most requests open per webhook.
 pub const PER_ENDPOINT: usize = 16;
 
-/// Most attempts in flight per process.
-pub const IN_FLIGHT: usize = 512;
+/// Most claimed deliveries per process whose outcome is not recorded yet.
+pub const IN_FLIGHT: usize = 1024;
 
 /// Longest wait between claims when nothing wakes the worker (other processes' ingests).
 const POLL: Duration = Duration::from_millis(200);
@@ -27,17 +30,44 @@ const POLL: Duration = Duration::from_millis(200);
 /// Outcomes recorded per transaction, at most.
 const RECORD_BATCH: usize = 512;
 
-type InFlight = Arc<Mutex<HashMap<String, usize>>>;
+/// What the worker has under way: open requests per webhook, and claimed deliveries whose
+/// outcome is not recorded yet.
+#[derive(Default)]
+struct Underway {
+    per_webhook: Mutex<HashMap<String, usize>>,
+    unrecorded: AtomicUsize,
+}
+
+type InFlight = Arc<Underway>;
 
 fn lock(in_flight: &InFlight) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
-    in_flight.lock().unwrap_or_else(|e| e.into_inner())
+    in_flight
+        .per_webhook
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// The request to `webhook_id` is over: frees its slot; wakes the claimer when the webhook
+/// had none left.
+fn answered(dispatcher: &Dispatcher, in_flight: &InFlight, webhook_id: &str) {
+    let mut map = lock(in_flight);
+    if let Some(n) = map.get_mut(webhook_id) {
+        let was_full = *n >= PER_ENDPOINT;
+        *n -= 1;
+        if *n == 0 {
+            map.remove(webhook_id);
+        }
+        if was_full {
+            dispatcher.wake();
+        }
+    }
 }
 
 /// Runs until `shutdown`; attempts in flight then finish and are recorded (within the lease
 /// time) and any lease still held is released before it returns.
 pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationToken) {
     let in_flight: InFlight = Arc::default();
-    let (sender, receiver) = mpsc::channel::<(String, AttemptRecord)>(IN_FLIGHT * 2);
+    let (sender, receiver) = mpsc::channel::<AttemptRecord>(IN_FLIGHT);
     let recorder = tokio::spawn(record_loop(dispatcher.clone(), receiver, in_flight.clone()));
     let mut last_expiry = 0;
     while !shutdown.is_cancelled() {
@@ -79,18 +109,14 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
 async fn claim_round(
     dispatcher: &Arc<Dispatcher>,
     in_flight: &InFlight,
-    sender: &mpsc::Sender<(String, AttemptRecord)>,
+    sender: &mpsc::Sender<AttemptRecord>,
 ) -> Result<usize, crate::store::StoreError> {
-    let (room, full) = {
-        let map = lock(in_flight);
-        let total: usize = map.values().sum();
-        let full: Vec<String> = map
-            .iter()
-            .filter(|(_, n)| **n >= PER_ENDPOINT)
-            .map(|(id, _)| id.clone())
-            .collect();
-        (IN_FLIGHT.saturating_sub(total), full)
-    };
+    let room = IN_FLIGHT.saturating_sub(in_flight.unrecorded.load(Ordering::Acquire));
+    let full: Vec<String> = lock(in_flight)
+        .iter()
+        .filter(|(_, n)| **n >= PER_ENDPOINT)
+        .map(|(id, _)| id.clone())
+        .collect();
     if room == 0 {
         return Ok(0);
     }
@@ -116,10 +142,13 @@ async fn claim_round(
             *n += 1;
         }
         started += 1;
-        let (dispatcher, sender) = (dispatcher.clone(), sender.clone());
+        in_flight.unrecorded.fetch_add(1, Ordering::AcqRel);
+        let (dispatcher, sender, in_flight) =
+            (dispatcher.clone(), sender.clone(), in_flight.clone());
         tokio::spawn(async move {
             let record = dispatcher.attempt(&delivery).await;
-            let _ = sender.send((delivery.webhook_id, record)).await;
+            answered(&dispatcher, &in_flight, &delivery.webhook_id);
+            let _ = sender.send(record).await;
         });
     }
     if !extra.is_empty() {
@@ -129,33 +158,24 @@ async fn claim_round(
     Ok(started)
 }
 
-/// Records outcomes as they come, many per transaction, then frees their endpoints' slots.
+/// Records outcomes as they come, many per transaction, then makes room for more claims.
 async fn record_loop(
     dispatcher: Arc<Dispatcher>,
-    mut receiver: mpsc::Receiver<(String, AttemptRecord)>,
+    mut receiver: mpsc::Receiver<AttemptRecord>,
     in_flight: InFlight,
 ) {
     let mut batch = Vec::with_capacity(RECORD_BATCH);
     while receiver.recv_many(&mut batch, RECORD_BATCH).await > 0 {
-        let records: Vec<AttemptRecord> = batch.iter().map(|(_, r)| r.clone()).collect();
         let mut delay = Duration::from_millis(50);
-        while let Err(err) = record_attempts(dispatcher.db(), &records).await {
+        while let Err(err) = record_attempts(dispatcher.db(), &batch).await {
             // The lease keeps the rows ours for a while; keep trying rather than lose outcomes.
             tracing::error!(error = %err, "recording delivery attempts failed; retrying");
             tokio::time::sleep(delay).await;
             delay = (delay * 2).min(Duration::from_secs(2));
         }
-        {
-            let mut map = lock(&in_flight);
-            for (webhook_id, _) in &batch {
-                if let Some(n) = map.get_mut(webhook_id) {
-                    *n -= 1;
-                    if *n == 0 {
-                        map.remove(webhook_id);
-                    }
-                }
-            }
-        }
+        in_flight
+            .unrecorded
+            .fetch_sub(batch.len(), Ordering::AcqRel);
         batch.clear();
         dispatcher.wake();
     }

@@ -6,6 +6,10 @@
 
 use sqlx::FromRow;
 
+mod records;
+
+pub use records::{AttemptRecord, record_attempts};
+
 use super::outbox::{NewDelivery, insert_deliveries};
 use super::{Db, StoreError, Tx, new_id, placeholders};
 use crate::{on_db, on_tx};
@@ -168,120 +172,6 @@ pub async fn release_all(db: &Db, owner: &str) -> Result<u64, StoreError> {
     .execute(pool)
     .await
     .map(|r| r.rows_affected()))?)
-}
-
-/// The outcome of one attempt, to record.
-#[derive(Debug, Clone)]
-pub struct AttemptRecord {
-    pub delivery_id: String,
-    pub owner: String,
-    pub team_id: String,
-    pub monitor_id: Option<String>,
-    pub free: bool,
-    /// This attempt's number (the delivery's attempt count after it).
-    pub attempt: i64,
-    pub attempted_at: i64,
-    /// HTTP status; `None` when no answer came.
-    pub response_status: Option<i64>,
-    pub response_body: String,
-    pub duration_ms: i64,
-    pub error: Option<String>,
-    /// `pending` (retry at `next_attempt_at`), `done` or `failed`.
-    pub status: &'static str,
-    pub next_attempt_at: i64,
-}
-
-/// Records attempts in one transaction. An attempt whose lease was lost meanwhile changes
-/// nothing. A success is charged once per delivery (never below a balance of 0).
-pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<(), StoreError> {
-    let mut tx = db.begin().await?;
-    for r in records {
-        record_one(&mut tx, r).await?;
-    }
-    tx.commit().await
-}
-
-async fn record_one(tx: &mut Tx, r: &AttemptRecord) -> Result<(), StoreError> {
-    let done = r.status == "done";
-    let failed = r.status == "failed";
-    let updated = on_tx!(tx, |conn| sqlx::query(
-        "UPDATE deliveries SET status = $3, attempt_count = $4, response_status = $5, \
-         response_body = $6, next_attempt_at = $7, lease_until = NULL, lease_owner = NULL, \
-         delivered_at = CASE WHEN $8 THEN $9 ELSE delivered_at END, \
-         failed_at = CASE WHEN $10 THEN $9 ELSE failed_at END, updated_at = $9 \
-         WHERE id = $1 AND lease_owner = $2 AND status = 'pending'"
-    )
-    .bind(&r.delivery_id)
-    .bind(&r.owner)
-    .bind(r.status)
-    .bind(r.attempt)
-    .bind(r.response_status.unwrap_or(0))
-    .bind(&r.response_body)
-    .bind(r.next_attempt_at)
-    .bind(done)
-    .bind(r.attempted_at)
-    .bind(failed)
-    .execute(conn)
-    .await
-    .map(|res| res.rows_affected()))?;
-    if updated == 0 {
-        return Ok(());
-    }
-    on_tx!(tx, |conn| sqlx::query(
-        "INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, response_status, \
-         duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING"
-    )
-    .bind(&r.delivery_id)
-    .bind(r.attempt)
-    .bind(r.attempted_at)
-    .bind(r.response_status)
-    .bind(r.duration_ms)
-    .bind(&r.error)
-    .execute(conn)
-    .await
-    .map(|_| ()))?;
-    if done {
-        charge_success(tx, r).await?;
-    }
-    Ok(())
-}
-
-/// The credit of a successful delivery, exactly once, and the monitor's last delivery time.
-async fn charge_success(tx: &mut Tx, r: &AttemptRecord) -> Result<(), StoreError> {
-    if let Some(monitor_id) = &r.monitor_id {
-        on_tx!(tx, |conn| sqlx::query(
-            "UPDATE monitors SET last_delivery_at = $2 WHERE id = $1 \
-             AND (last_delivery_at IS NULL OR last_delivery_at < $2)"
-        )
-        .bind(monitor_id)
-        .bind(r.attempted_at)
-        .execute(conn)
-        .await
-        .map(|_| ()))?;
-    }
-    if r.free {
-        return Ok(());
-    }
-    let first = on_tx!(tx, |conn| sqlx::query(
-        "INSERT INTO delivery_charges (delivery_id, team_id, charged_at) VALUES ($1, $2, $3) \
-         ON CONFLICT DO NOTHING"
-    )
-    .bind(&r.delivery_id)
-    .bind(&r.team_id)
-    .bind(r.attempted_at)
-    .execute(conn)
-    .await
-    .map(|res| res.rows_affected()))?;
-    if first == 1 {
-        on_tx!(tx, |conn| sqlx::query(
-            "UPDATE teams SET credits = credits - 1 WHERE id = $1 AND credits > 0"
-        )
-        .bind(&r.team_id)
-        .execute(conn)
-        .await
-        .map(|_| ()))?;
-    }
-    Ok(())
 }
 
 /// Fails deliveries still pending [`HOLD_LIMIT_MS`] after they were queued; returns how many.
