@@ -62,9 +62,18 @@ pub struct Args {
     /// import, and the database is left as it is; `--backend` is then ignored
     #[arg(long)]
     pub existing_database: Option<String>,
+    /// Instead of a run: print the query plan and time of each SQL statement of this file (one a
+    /// line) on `--existing-database`
+    #[arg(long, requires = "existing_database")]
+    pub explain: Option<PathBuf>,
     /// Keep the databases (SQLite file, PostgreSQL database) for profiling afterwards
     #[arg(long)]
     pub keep_db: bool,
+    /// Suites to run: the list-request mix, the delivery engine, or both
+    #[arg(long, value_enum, default_value = "lists")]
+    pub suite: super::delivery::Suite,
+    #[command(flatten)]
+    pub delivery: super::delivery::DeliveryArgs,
 }
 
 impl Args {

@@ -7,8 +7,10 @@ pub mod about;
 pub mod cli;
 pub mod database;
 pub mod dataset;
+pub mod delivery;
 pub mod deployment;
 pub mod enrichment;
+pub mod explain;
 pub mod load;
 pub mod mix;
 pub mod report;
@@ -39,7 +41,16 @@ struct Inputs {
 
 /// Runs the whole benchmark and writes the report into `args.out`.
 pub async fn run(args: Args) -> anyhow::Result<()> {
+    if let (Some(file), Some(url)) = (&args.explain, &args.existing_database) {
+        return explain::explain(url, file).await;
+    }
     let signalwatch = about::signalwatch_binary(&args)?;
+    if args.suite != delivery::Suite::Lists {
+        delivery::run(&args, &signalwatch).await?;
+        if args.suite == delivery::Suite::Delivery {
+            return Ok(());
+        }
+    }
     std::fs::create_dir_all(&args.out)?;
     let data = dataset::prepare(&signalwatch, args.scale.name(), &args.data_dir())?;
     let inputs = Inputs {
