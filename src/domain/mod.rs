@@ -14,6 +14,7 @@ pub mod signing;
 pub mod subscription;
 pub mod target;
 pub mod time;
+pub mod us_states;
 pub mod vocabulary;
 pub mod webhook_filters;
 pub mod webhook_secret;

@@ -18,7 +18,7 @@ each_backend!(
     countries_match_the_job_country_or_the_headquarters,
     excluded_countries_drop_a_posting_when_either_country_matches_and_keep_unknowns,
     job_countries_and_company_countries_scope_one_side_and_combine_with_and,
-    states_match_the_us_state_code,
+    states_match_the_us_state_code_and_refuse_anything_else,
     city_matches_the_city_location_or_region,
     search_matches_company_name_industry_title_location_and_city,
     description_matches_whole_words_only,
@@ -292,7 +292,7 @@ async fn job_countries_and_company_countries_scope_one_side_and_combine_with_and
     assert!(message.contains("Narnia"), "{message}");
 }
 
-async fn states_match_the_us_state_code(backend: Backend) {
+async fn states_match_the_us_state_code_and_refuse_anything_else(backend: Backend) {
     let lists = Lists::with_known_data(backend).await;
 
     assert_eq!(lists.ids(HIRING, &[("states", "NY")]).await, [GLOBEX_JAVA]);
@@ -301,6 +301,8 @@ async fn states_match_the_us_state_code(backend: Backend) {
         [NOWHERE_MARKETING, GLOBEX_JAVA]
     );
     assert_eq!(lists.ids(HIRING, &[("states", "CA")]).await, NONE);
+    let message = lists.refused(HIRING, &[("states", "NY,Narnia")]).await;
+    assert!(message.contains("Narnia"), "{message}");
 }
 
 async fn city_matches_the_city_location_or_region(backend: Backend) {

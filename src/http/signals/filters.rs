@@ -252,10 +252,7 @@ fn hiring(query: &mut SignalQuery, q: &QueryParams) -> Result<(), ApiError> {
     }
     query.job_countries = countries(q, "job_countries")?;
     query.company_countries = countries(q, "company_countries")?;
-    query.states = lower_list(q, "states", ',')
-        .into_iter()
-        .map(|s| s.to_uppercase())
-        .collect();
+    query.states = list(q, "states", crate::domain::us_states::parse_us_states)?;
     query.city = text(q, "city");
     people_tags(query, q)?;
     let sizes = list(q, "team_size", vocab::parse_team_sizes)?;
