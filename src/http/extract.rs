@@ -12,7 +12,7 @@ use super::error::ApiError;
 /// Largest JSON body accepted by the team API.
 pub const MAX_JSON_BODY: usize = 1024 * 1024;
 
-/// A JSON request body, deserialized strictly into `T`.
+/// A JSON request body: an object, deserialized strictly into `T`.
 pub struct JsonBody<T>(pub T);
 
 impl<T, S> FromRequest<S> for JsonBody<T>
@@ -24,6 +24,11 @@ where
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
         let bytes = json_bytes(req, state).await?;
+        let value: serde_json::Value = serde_json::from_slice(&bytes)
+            .map_err(|err| ApiError::bad_request(describe_json_error(&err)))?;
+        if !value.is_object() {
+            return Err(ApiError::bad_request("Request body must be a JSON object"));
+        }
         serde_json::from_slice(&bytes)
             .map(JsonBody)
             .map_err(|err| ApiError::bad_request(describe_json_error(&err)))

@@ -21,6 +21,7 @@ each_backend!(
     each_endpoint_and_each_team_has_its_own_rate_limit_budget,
     a_per_team_rate_limit_set_by_the_operator_applies_on_the_next_request,
     malformed_json_is_refused_with_400_bad_request,
+    a_json_body_that_is_not_an_object_is_refused_with_400,
     a_body_without_a_json_content_type_is_refused_with_400,
     a_body_over_one_mebibyte_is_refused_with_413_payload_too_large,
     a_field_of_the_wrong_json_type_is_refused_with_400,
@@ -410,6 +411,31 @@ async fn malformed_json_is_refused_with_400_bad_request(backend: Backend) {
     assert_eq!(
         app.get("/api/v2/monitors", &team.key).await.data()[0]["name"],
         "Target of bad bodies"
+    );
+}
+
+async fn a_json_body_that_is_not_an_object_is_refused_with_400(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    for body in ["[]", "null", "\"x\"", "[\"a\", [\"hiring\"]]"] {
+        for path in ["/api/v2/monitors", "/api/v2/webhooks"] {
+            let response = post_raw(&app, path, &team.key, Some("application/json"), body).await;
+            assert_error(&response, 400, "bad_request");
+            assert_eq!(
+                response.error(),
+                "Request body must be a JSON object",
+                "{body}"
+            );
+        }
+    }
+    assert!(
+        app.get("/api/v2/monitors", &team.key)
+            .await
+            .data()
+            .as_array()
+            .expect("list")
+            .is_empty()
     );
 }
 
