@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
@@ -20,6 +21,12 @@ use crate::store::Db;
 
 /// How long in-flight requests may take to finish after a shutdown signal.
 const DRAIN_DEADLINE: Duration = Duration::from_secs(30);
+
+/// Beyond a delivery lease, how long workers may take to stop after a shutdown signal.
+const WORKER_SLACK: Duration = Duration::from_secs(5);
+
+/// How long closing the database may wait for connections still in use at exit.
+const CLOSE_DEADLINE: Duration = Duration::from_secs(5);
 
 /// A built, not yet running, service bound to its listen address.
 pub struct Application {
@@ -71,53 +78,85 @@ impl Application {
         &self.state.db
     }
 
-    /// Runs the server and workers until `shutdown` is cancelled: then the listener stops
-    /// accepting, in-flight requests get [`DRAIN_DEADLINE`] to finish, workers finish or release
-    /// their work, and the database closes.
+    /// Runs the server and workers until `shutdown` is cancelled. Then, counted from that
+    /// moment: the listener stops accepting and in-flight requests get [`DRAIN_DEADLINE`] to
+    /// finish, while the workers let their work in flight end and be recorded or give it back
+    /// (a delivery attempt ends within its lease); the database closes and this returns.
     pub async fn run(self, shutdown: CancellationToken) -> anyhow::Result<()> {
-        let mut workers = Vec::new();
-        if self.state.config.role.runs_workers() {
-            workers.push(tokio::spawn(delivery_loop(
-                self.state.dispatcher.clone(),
-                shutdown.clone(),
-            )));
-            workers.push(tokio::spawn(crate::enrichment::worker::enrichment_loop(
-                self.state.db.clone(),
-                self.state.enrichment_wake.clone(),
-                shutdown.clone(),
-            )));
-            workers.push(tokio::spawn(research_loop(
-                self.state.clone(),
-                shutdown.clone(),
-            )));
-            workers.push(tokio::spawn(crate::delivery::digest::digest_loop(
-                self.state.db.clone(),
-                self.state.config.clone(),
-                shutdown.clone(),
-            )));
-        }
-        if let Some(listener) = self.listener {
-            let router = crate::http::router(self.state.clone());
-            let stop = shutdown.clone();
-            let server = axum::serve(listener, router)
-                .with_graceful_shutdown(async move { stop.cancelled().await });
-            let deadline = async {
-                shutdown.cancelled().await;
-                tokio::time::sleep(DRAIN_DEADLINE).await;
-            };
-            tokio::select! {
-                served = server => served?,
-                _ = deadline => tracing::warn!("requests still in flight at the drain deadline"),
+        let workers = self.spawn_workers(&shutdown);
+        let worker_deadline =
+            Duration::from_millis(self.state.dispatcher.lease_ms().max(0) as u64) + WORKER_SLACK;
+        let requests = async {
+            match self.listener {
+                Some(listener) => serve(listener, self.state.clone(), &shutdown).await,
+                None => Ok(()),
             }
-        } else {
+        };
+        let work = async {
             shutdown.cancelled().await;
+            let all_done = async {
+                for worker in workers {
+                    let _ = worker.await;
+                }
+            };
+            if tokio::time::timeout(worker_deadline, all_done)
+                .await
+                .is_err()
+            {
+                tracing::warn!("workers still busy at the shutdown deadline; their leases run out");
+            }
+        };
+        let (served, ()) = tokio::join!(requests, work);
+        if tokio::time::timeout(CLOSE_DEADLINE, self.state.db.close())
+            .await
+            .is_err()
+        {
+            tracing::warn!("database connections still in use at exit");
         }
-        for worker in workers {
-            let _ = worker.await;
-        }
-        self.state.db.close().await;
-        Ok(())
+        served
     }
+
+    fn spawn_workers(&self, shutdown: &CancellationToken) -> Vec<JoinHandle<()>> {
+        if !self.state.config.role.runs_workers() {
+            return Vec::new();
+        }
+        let state = &self.state;
+        vec![
+            tokio::spawn(delivery_loop(state.dispatcher.clone(), shutdown.clone())),
+            tokio::spawn(crate::enrichment::worker::enrichment_loop(
+                state.db.clone(),
+                state.enrichment_wake.clone(),
+                shutdown.clone(),
+            )),
+            tokio::spawn(research_loop(state.clone(), shutdown.clone())),
+            tokio::spawn(crate::delivery::digest::digest_loop(
+                state.db.clone(),
+                state.config.clone(),
+                shutdown.clone(),
+            )),
+        ]
+    }
+}
+
+/// Serves HTTP until `shutdown`, then stops accepting and gives the requests in flight
+/// [`DRAIN_DEADLINE`] to finish.
+async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<()> {
+    let stop = shutdown.clone();
+    let server = axum::serve(listener, crate::http::router(state))
+        .with_graceful_shutdown(async move { stop.cancelled().await });
+    let deadline = async {
+        shutdown.cancelled().await;
+        tokio::time::sleep(DRAIN_DEADLINE).await;
+    };
+    tokio::select! {
+        served = server => served?,
+        _ = deadline => tracing::warn!("requests still in flight at the drain deadline"),
+    }
+    Ok(())
 }
 
 /// Periodically re-checks pending targets against new companies and people.

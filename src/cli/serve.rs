@@ -22,12 +22,15 @@ pub struct ServeArgs {
 /// Starts the service and runs until SIGINT or SIGTERM.
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     init_logging(&args.config);
+    // Listening before the build: a signal during migrations stops the process right after
+    // them instead of killing it in the middle.
+    let shutdown = CancellationToken::new();
+    tokio::spawn(stop_on_signal(Signals::listen()?, shutdown.clone()));
     let app = Application::build(args.config.clone()).await?;
     let base = app
         .local_addr()
         .map(|a| format!("http://{a}"))
         .unwrap_or_default();
-    let shutdown = CancellationToken::new();
     if args.demo {
         if demo_seed::is_empty(app.db()).await {
             demo_seed::seed(app.db(), &base).await?;
@@ -42,7 +45,6 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         Some(addr) => tracing::info!(%addr, role = ?args.config.role, "signalwatch listening"),
         None => tracing::info!(role = ?args.config.role, "signalwatch workers running"),
     }
-    tokio::spawn(stop_on_signal(shutdown.clone()));
     app.run(shutdown).await
 }
 
@@ -55,21 +57,42 @@ fn init_logging(config: &Config) {
     };
 }
 
-async fn stop_on_signal(shutdown: CancellationToken) {
-    let ctrl_c = tokio::signal::ctrl_c();
+/// The stop signals, registered: SIGINT and SIGTERM (Ctrl-C elsewhere).
+struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = ctrl_c => {}
-                _ = term.recv() => {}
-            }
-            shutdown.cancel();
-            return;
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn listen() -> std::io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Signals {
+                interrupt: signal(SignalKind::interrupt())?,
+                terminate: signal(SignalKind::terminate())?,
+            })
         }
+        #[cfg(not(unix))]
+        Ok(Signals {})
     }
-    let _ = ctrl_c.await;
+}
+
+/// Cancels `shutdown` at the first stop signal.
+async fn stop_on_signal(mut signals: Signals, shutdown: CancellationToken) {
+    #[cfg(unix)]
+    tokio::select! {
+        _ = signals.interrupt.recv() => {}
+        _ = signals.terminate.recv() => {}
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = &mut signals;
+        let _ = tokio::signal::ctrl_c().await;
+    }
+    tracing::info!("stop signal received: draining");
     shutdown.cancel();
 }
 
