@@ -74,7 +74,7 @@ async fn run_guard(State(guard): State<Guard>, mut req: Request, next: Next) -> 
         .check(&owner.team_id, guard.endpoint, limit, now_ms())
         .await;
     let mut response = if !decision.allowed {
-        ApiError::rate_limited(decision.retry_after).into_response()
+        ApiError::rate_limited_on(guard.endpoint, decision.retry_after).into_response()
     } else if !SubscriptionStatus::parse(&owner.subscription_status)
         .is_some_and(SubscriptionStatus::allows_access)
     {

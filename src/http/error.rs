@@ -96,6 +96,16 @@ impl ApiError {
         }
     }
 
+    /// 429 `rate_limited` on `endpoint`, in the words the reference gives that API: the signal
+    /// and company lists say it differently from the Webhooks, CSV and Monitoring APIs.
+    pub fn rate_limited_on(endpoint: &str, retry_after: u64) -> ApiError {
+        let mut err = ApiError::rate_limited(retry_after);
+        if endpoint.starts_with("signals.") || endpoint.starts_with("companies.") {
+            err.message = "Rate limit exceeded. Please try again later.".to_string();
+        }
+        err
+    }
+
     /// 500 `internal_error`; the cause is logged here and not shown to the client.
     pub fn internal(cause: impl std::fmt::Display) -> ApiError {
         tracing::error!(error = %cause, "request failed");

@@ -20,6 +20,7 @@ each_backend!(
     the_request_past_the_limit_is_refused_with_429_and_a_matching_retry_after,
     each_endpoint_and_each_team_has_its_own_rate_limit_budget,
     a_per_team_rate_limit_set_by_the_operator_applies_on_the_next_request,
+    each_api_words_its_rate_limit_refusal_as_the_reference_does,
     malformed_json_is_refused_with_400_bad_request,
     a_json_body_that_is_not_an_object_is_refused_with_400,
     a_body_without_a_json_content_type_is_refused_with_400,
@@ -380,6 +381,37 @@ async fn a_per_team_rate_limit_set_by_the_operator_applies_on_the_next_request(b
     let refused = app.get("/api/v2/monitors", &team.key).await;
     assert_error(&refused, 429, "rate_limited");
     assert_eq!(rate_headers(&refused).0, 2);
+}
+
+async fn each_api_words_its_rate_limit_refusal_as_the_reference_does(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app
+        .create_team_with(json!({ "rate_limit_per_minute": 1 }))
+        .await;
+
+    for (path, message) in [
+        (
+            "/api/v2/signals/funding?count=true",
+            "Rate limit exceeded. Please try again later.",
+        ),
+        (
+            "/api/v2/companies?count=true",
+            "Rate limit exceeded. Please try again later.",
+        ),
+        (
+            "/api/v2/webhooks",
+            "Too many requests. Please upgrade your plan or slow down.",
+        ),
+        (
+            "/api/v2/monitors",
+            "Too many requests. Please upgrade your plan or slow down.",
+        ),
+    ] {
+        assert_eq!(app.get(path, &team.key).await.status, 200, "{path}");
+        let refused = app.get(path, &team.key).await;
+        assert_error(&refused, 429, "rate_limited");
+        assert_eq!(refused.error(), message, "{path}");
+    }
 }
 
 async fn malformed_json_is_refused_with_400_bad_request(backend: Backend) {
