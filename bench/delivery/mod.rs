@@ -1,0 +1,175 @@
+//! The delivery benchmark (`bench --suite delivery`): against a loopback receiver of its own,
+//! the receiver's POST ceiling, a durably drained backlog (deliveries/s), paced single-signal
+//! ingests fanning out to 10 endpoints (ingest and accept-to-first-attempt latency), and a
+//! kill -9 crash loop (lost = 0?). Per backend with one `serve` process, and on PostgreSQL also
+//! with 2 `api` + 2 `worker` processes.
+
+mod crash;
+mod phases;
+mod process;
+mod receiver;
+mod report;
+
+use std::path::Path;
+use std::time::Duration;
+
+use clap::ValueEnum;
+
+use super::cli::{Args, BackendChoice};
+use super::database::{Backend, FreshDatabase};
+use process::{Api, Launch, run_dir};
+use receiver::BenchReceiver;
+use report::Figures;
+
+/// Which suites `bench` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Suite {
+    Lists,
+    Delivery,
+    All,
+}
+
+/// Options of the delivery suite.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DeliveryArgs {
+    /// Signals of the drained backlog (each goes to 10 endpoints)
+    #[arg(long, default_value_t = 5_000)]
+    pub delivery_backlog: usize,
+    /// Signals a second of the paced ingest phase (one signal per request)
+    #[arg(long, default_value_t = 1_000)]
+    pub delivery_rate: u32,
+    /// Duration of the paced ingest phase, in seconds
+    #[arg(long, default_value_t = 10)]
+    pub delivery_seconds: u64,
+    /// SIGKILLs of the crash loop (0 skips it)
+    #[arg(long, default_value_t = 100)]
+    pub crash_kills: u32,
+}
+
+/// Endpoints every signal fans out to.
+const ENDPOINTS: u32 = 10;
+
+/// Runs the delivery suite on the chosen backends and writes `delivery.md` into `args.out`.
+pub async fn run(args: &Args, signalwatch: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&args.out)?;
+    let backends = match args.backend {
+        BackendChoice::Sqlite => vec![Backend::Sqlite],
+        BackendChoice::Postgres => vec![Backend::Postgres(args.postgres_url.clone())],
+        BackendChoice::Both => vec![
+            Backend::Sqlite,
+            Backend::Postgres(args.postgres_url.clone()),
+        ],
+    };
+    let receiver = BenchReceiver::start().await?;
+    let mut rows = Vec::new();
+    for backend in &backends {
+        rows.push(topology(args, signalwatch, &receiver, backend, false).await?);
+        if matches!(backend, Backend::Postgres(_)) {
+            rows.push(topology(args, signalwatch, &receiver, backend, true).await?);
+        }
+    }
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let text = report::render(&command, &rows);
+    let path = args.out.join("delivery.md");
+    std::fs::write(&path, &text)?;
+    println!("{text}");
+    eprintln!("bench: delivery report written to {}", path.display());
+    Ok(())
+}
+
+/// All phases on one backend, with one `serve` process or (`split`) 2 api + 2 worker processes.
+async fn topology(
+    args: &Args,
+    signalwatch: &Path,
+    receiver: &BenchReceiver,
+    backend: &Backend,
+    split: bool,
+) -> anyhow::Result<Figures> {
+    let name = format!(
+        "{}{}",
+        backend.name(),
+        if split { "-2api-2worker" } else { "" }
+    );
+    let d = &args.delivery;
+    eprintln!("bench: delivery: {name}: receiver ceiling");
+    let ceiling = phases::ceiling(receiver, 64, Duration::from_secs(5)).await?;
+    let db = FreshDatabase::create(backend).await?;
+    let launch = Launch {
+        signalwatch: signalwatch.to_path_buf(),
+        database_url: db.url.clone(),
+        dir: run_dir(&args.out, &name)?,
+    };
+    let roles: &[&str] = if split {
+        &["api", "api", "worker", "worker"]
+    } else {
+        &["all"]
+    };
+    let mut procs = Vec::new();
+    for (i, role) in roles.iter().enumerate() {
+        procs.push(launch.start(role, &format!("{role}-{i}")).await?);
+    }
+    let apis: Vec<Api> = procs
+        .iter()
+        .filter_map(|p| p.base.as_deref())
+        .map(Api::new)
+        .collect::<anyhow::Result<_>>()?;
+    let urls: Vec<String> = (0..ENDPOINTS).map(|n| receiver.url(n)).collect();
+    let team_id = apis[0].team_with_webhooks(1_000_000_000_000, &urls).await?;
+    eprintln!(
+        "bench: delivery: {name}: draining {} x {ENDPOINTS}",
+        d.delivery_backlog
+    );
+    let drain = phases::drain(
+        &apis[0],
+        &db.url,
+        &team_id,
+        d.delivery_backlog,
+        ENDPOINTS as usize,
+    )
+    .await?;
+    eprintln!(
+        "bench: delivery: {name}: {} signals/s x {ENDPOINTS}",
+        d.delivery_rate
+    );
+    let seconds = Duration::from_secs(d.delivery_seconds);
+    let loaded = phases::paced(&apis, receiver, ENDPOINTS, d.delivery_rate, seconds).await?;
+    eprintln!("bench: delivery: {name}: 20 signals/s x {ENDPOINTS}");
+    let light = phases::paced(&apis, receiver, ENDPOINTS, 20, Duration::from_secs(5)).await?;
+    for proc in procs {
+        proc.stop().await?;
+    }
+    db.finish(args.keep_db).await?;
+    let crash = if split || d.crash_kills == 0 {
+        None
+    } else {
+        eprintln!(
+            "bench: delivery: {name}: crash loop of {} kills",
+            d.crash_kills
+        );
+        let db = FreshDatabase::create(backend).await?;
+        let launch = Launch {
+            database_url: db.url.clone(),
+            ..launch
+        };
+        let result = crash::crash_loop(&launch, receiver, d.crash_kills).await;
+        db.finish(args.keep_db).await?;
+        Some(result?)
+    };
+    Ok(Figures {
+        name,
+        ceiling,
+        drain,
+        loaded,
+        light,
+        crash,
+        load: load_average(),
+    })
+}
+
+/// The 1-minute load average now (other work on the machine skews the figures).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_default()
+}

@@ -1,0 +1,173 @@
+//! The measured phases: the receiver's own ceiling, draining a backlog durably, and paced
+//! single-signal ingests with their latency and the latency to each first delivery attempt.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+use tokio::task::JoinSet;
+
+use super::process::{Api, done_deliveries, new_ids};
+use super::receiver::BenchReceiver;
+
+/// The `p`-th percentile (0–100, nearest rank) of `samples`, in milliseconds.
+pub fn percentile_ms(samples: &mut [Duration], p: f64) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    samples.sort_unstable();
+    let rank = ((p / 100.0) * samples.len() as f64).ceil() as usize;
+    samples[rank.clamp(1, samples.len()) - 1].as_secs_f64() * 1000.0
+}
+
+/// POSTs a delivery-sized body straight at the receiver from `connections` clients for
+/// `duration`; returns requests per second (what loopback HTTP allows on this machine).
+pub async fn ceiling(
+    receiver: &BenchReceiver,
+    connections: usize,
+    duration: Duration,
+) -> anyhow::Result<f64> {
+    let body =
+        serde_json::json!({ "data": { "signal": { "id": "ceiling" }, "filler": "x".repeat(900) },
+        "event_id": "e", "event_type": "funding.created", "timestamp": "t" })
+        .to_string();
+    let url = receiver.url(999);
+    let until = Instant::now() + duration;
+    let started = Instant::now();
+    let mut clients = JoinSet::new();
+    for _ in 0..connections {
+        let client = reqwest::Client::builder().no_proxy().build()?;
+        let (url, body) = (url.clone(), body.clone());
+        clients.spawn(async move {
+            let mut n = 0_u64;
+            while Instant::now() < until {
+                let sent = client
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .body(body.clone())
+                    .send()
+                    .await;
+                if sent.is_ok_and(|r| r.status().is_success()) {
+                    n += 1;
+                }
+            }
+            n
+        });
+    }
+    let total: u64 = clients.join_all().await.into_iter().sum();
+    Ok(total as f64 / started.elapsed().as_secs_f64())
+}
+
+/// Draining a backlog: deliveries, seconds from release to the last one recorded done.
+#[derive(Debug, Clone, Copy)]
+pub struct Drain {
+    pub deliveries: i64,
+    pub seconds: f64,
+}
+
+/// Queues `signals` × the team's endpoints deliveries while the team has no credits (so they
+/// are held), then adds credits and times until the database holds every one as done.
+pub async fn drain(
+    api: &Api,
+    database_url: &str,
+    team_id: &str,
+    signals: usize,
+    endpoints: usize,
+) -> anyhow::Result<Drain> {
+    let already = done_deliveries(database_url).await?;
+    api.set_credits(team_id, 0).await?;
+    for batch in new_ids(signals).chunks(250) {
+        if !api.ingest(batch).await? {
+            bail!("a backlog batch was not inserted whole");
+        }
+    }
+    let expected = already + (signals * endpoints) as i64;
+    let released = Instant::now();
+    api.set_credits(team_id, 1_000_000_000_000).await?;
+    let until = released + Duration::from_secs(600);
+    while done_deliveries(database_url).await? < expected {
+        if Instant::now() > until {
+            bail!("the backlog was not drained within 10 minutes");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(Drain {
+        deliveries: expected - already,
+        seconds: released.elapsed().as_secs_f64(),
+    })
+}
+
+/// Paced ingests of one signal each, and what became of them.
+#[derive(Debug, Clone)]
+pub struct Paced {
+    pub rate: u32,
+    pub sent: usize,
+    pub accepted: usize,
+    pub achieved_rate: f64,
+    pub ingest_p50_ms: f64,
+    pub ingest_p99_ms: f64,
+    pub first_attempt_p50_ms: f64,
+    pub first_attempt_p99_ms: f64,
+    /// (endpoint, signal) pairs that never arrived within the wait.
+    pub missing: usize,
+}
+
+/// Sends one signal per request at `rate` a second for `duration` (open loop: a slow answer does
+/// not slow the sending), spread over `apis`; then waits for every first attempt at the
+/// `endpoints` endpoints.
+pub async fn paced(
+    apis: &[Api],
+    receiver: &BenchReceiver,
+    endpoints: u32,
+    rate: u32,
+    duration: Duration,
+) -> anyhow::Result<Paced> {
+    receiver.clear();
+    let accepted: Arc<Mutex<Vec<(String, Instant, Duration)>>> = Arc::default();
+    let mut ticker = tokio::time::interval(Duration::from_secs(1) / rate);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Burst);
+    let total = (rate as f64 * duration.as_secs_f64()) as usize;
+    let started = Instant::now();
+    let mut tasks = JoinSet::new();
+    for (i, id) in new_ids(total).into_iter().enumerate() {
+        ticker.tick().await;
+        let (api, accepted) = (apis[i % apis.len()].clone(), accepted.clone());
+        tasks.spawn(async move {
+            let sent = Instant::now();
+            if api.ingest(std::slice::from_ref(&id)).await.unwrap_or(false) {
+                let at = Instant::now();
+                accepted.lock().expect("lock").push((id, at, at - sent));
+            }
+        });
+    }
+    let sending = started.elapsed();
+    tasks.join_all().await;
+    let accepted = std::mem::take(&mut *accepted.lock().expect("lock"));
+    let wanted = accepted.len() * endpoints as usize;
+    let until = Instant::now() + Duration::from_secs(300);
+    while receiver.distinct() < wanted && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut ingest: Vec<Duration> = accepted.iter().map(|a| a.2).collect();
+    let mut first = Vec::with_capacity(wanted);
+    let mut missing = 0;
+    for (id, at, _) in &accepted {
+        for n in 0..endpoints {
+            match receiver.arrival(n, id) {
+                Some(arrival) => first.push(arrival.first.saturating_duration_since(*at)),
+                None => missing += 1,
+            }
+        }
+    }
+    Ok(Paced {
+        rate,
+        sent: total,
+        accepted: accepted.len(),
+        achieved_rate: total as f64 / sending.as_secs_f64(),
+        ingest_p50_ms: percentile_ms(&mut ingest, 50.0),
+        ingest_p99_ms: percentile_ms(&mut ingest, 99.0),
+        first_attempt_p50_ms: percentile_ms(&mut first, 50.0),
+        first_attempt_p99_ms: percentile_ms(&mut first, 99.0),
+        missing,
+    })
+}

@@ -1,0 +1,83 @@
+//! The delivery suite's markdown: one row per backend/topology, figures beside their targets.
+
+use super::crash::CrashLoop;
+use super::phases::{Drain, Paced};
+
+/// Everything measured on one backend/topology.
+pub struct Figures {
+    pub name: String,
+    pub ceiling: f64,
+    pub drain: Drain,
+    pub loaded: Paced,
+    pub light: Paced,
+    pub crash: Option<CrashLoop>,
+    /// 1-minute load average at the end.
+    pub load: String,
+}
+
+/// The report: the command, then the tables.
+pub fn render(command: &str, rows: &[Figures]) -> String {
+    let mut text = format!("Command: `{command}`\n\n");
+    text.push_str(
+        "| run | durable deliveries/s (target ≥ 5,000) | loopback POST ceiling/s | ingest at \
+         paced rate: achieved/s, p50, p99 (target ≤ 10 ms) | accept→first attempt p50 / p99 \
+         under that load | same at 20 signals/s (targets 10 / 50 ms) | load avg |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for f in rows {
+        let per_second = f.drain.deliveries as f64 / f.drain.seconds;
+        text.push_str(&format!(
+            "| {} | {:.0} ({} in {:.1} s, {:.0} % of ceiling) | {:.0} | {} | {} | {} | {} |\n",
+            f.name,
+            per_second,
+            f.drain.deliveries,
+            f.drain.seconds,
+            100.0 * per_second / f.ceiling,
+            f.ceiling,
+            ingest(&f.loaded),
+            first_attempt(&f.loaded),
+            first_attempt(&f.light),
+            f.load,
+        ));
+    }
+    text.push_str(
+        "\n| run | kill -9 | accepted signals × 2 endpoints | lost | repeats (same event id) | \
+         delivered pairs / credits spent | recovery after the last restart |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for f in rows {
+        if let Some(c) = &f.crash {
+            text.push_str(&format!(
+                "| {} | {} | {} | **{}** | {} | {} / {} | {:.1} s |\n",
+                f.name,
+                c.kills,
+                c.accepted_signals,
+                c.lost,
+                c.repeats,
+                c.delivered,
+                c.credits_spent,
+                c.recovery_seconds
+            ));
+        }
+    }
+    text
+}
+
+fn ingest(p: &Paced) -> String {
+    format!(
+        "{}/s asked, {:.0}/s sent, {} of {} accepted; p50 {:.1} ms, p99 {:.1} ms",
+        p.rate, p.achieved_rate, p.accepted, p.sent, p.ingest_p50_ms, p.ingest_p99_ms
+    )
+}
+
+fn first_attempt(p: &Paced) -> String {
+    let missing = if p.missing > 0 {
+        format!(" ({} never arrived)", p.missing)
+    } else {
+        String::new()
+    };
+    format!(
+        "{:.1} / {:.1} ms{missing}",
+        p.first_attempt_p50_ms, p.first_attempt_p99_ms
+    )
+}
