@@ -1,7 +1,7 @@
 //! Operational endpoints: health, readiness, metrics, the OpenAPI document and its docs page.
 //! No key, no rate limit, no envelope.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::each_backend;
 use crate::support::{Backend, TestApp};

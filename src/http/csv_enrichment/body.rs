@@ -26,7 +26,7 @@ pub struct CreateJobBody {
     /// `name`), `website_url` (`websiteUrl`, `website`, `domain`) or `linkedin_url`
     /// (`linkedinUrl`, `linkedin`, `company_linkedin_url`). Other fields are kept as sent.
     #[serde(default)]
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<Object>, required = true)]
     pub companies: Option<IgnoredAny>,
     /// Label stored on the job, at most 500 characters; default `api-companies.json`.
     #[serde(rename = "fileName", alias = "file_name", default)]

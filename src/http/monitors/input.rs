@@ -23,11 +23,11 @@ const MAX_NAME_CHARS: usize = 255;
 pub struct CreateMonitorBody {
     /// 1-255 characters.
     #[serde(default, deserialize_with = "present_value")]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = true)]
     pub name: Option<Value>,
     /// Non-empty array of `funding_round`, `acquisition`, `job_change`, `hiring`.
     #[serde(alias = "signalTypes", default, deserialize_with = "present_value")]
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<String>, required = true)]
     pub signal_types: Option<Value>,
     /// HTTP(S) URL of a public endpoint, at most 500 characters; `null` or `""` for none.
     #[serde(alias = "webhookUrl", default, deserialize_with = "present")]

@@ -34,7 +34,7 @@ pub const MAX_TEAM_TARGETS: i64 = 1_000;
 #[serde(deny_unknown_fields)]
 pub struct AddTargetsBody {
     /// 1-500 entries: domains or website URLs, company page URLs, member profile URLs.
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<String>, required = true)]
     pub targets: Option<Value>,
 }
 

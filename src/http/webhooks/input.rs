@@ -30,11 +30,11 @@ pub const EVENT_TYPES: [&str; 6] = [
 pub struct CreateWebhookBody {
     /// HTTP(S) URL of a public endpoint, at most 500 characters.
     #[serde(alias = "endpointUrl", default, deserialize_with = "present")]
-    #[schema(value_type = String)]
+    #[schema(value_type = String, required = true)]
     pub endpoint_url: Option<Value>,
     /// Non-empty array of event types; duplicates are removed.
     #[serde(alias = "eventTypes", default, deserialize_with = "present")]
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<String>, required = true)]
     pub event_types: Option<Value>,
     /// String filters; unrecognised keys are ignored.
     #[serde(default, deserialize_with = "present")]
