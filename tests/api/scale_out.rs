@@ -46,6 +46,9 @@ const ROUNDS_PER_BATCH: usize = 10;
 /// Charged list pages requested while the signals arrive.
 const PAGES: usize = 20;
 
+/// The credits of a team that asks for twice as many pages as it can pay for.
+const FRUGAL: i64 = 6;
+
 /// How long the workers may take to deliver everything on a loaded machine.
 const DELIVERED_WITHIN: Duration = Duration::from_secs(45);
 
@@ -128,7 +131,7 @@ async fn act_as_one_service(backend: Backend) {
         if event % 5 == 0 && attempt == 1 {
             Reply::Fail(Duration::from_millis(20))
         } else {
-            Reply::Ok(Duration::from_millis(20))
+            Reply::Ok(Duration::from_millis(100))
         }
     })
     .await;
@@ -155,6 +158,7 @@ async fn act_as_one_service(backend: Backend) {
         apps[1].create_team().await,
         apps[0].create_team().await,
     );
+    let frugal = apps[1].create_team_with(json!({ "credits": FRUGAL })).await;
     let target_monitors = [
         apps[0].create_monitor(&targets, "One").await,
         apps[1].create_monitor(&targets, "Two").await,
@@ -190,7 +194,12 @@ async fn act_as_one_service(backend: Backend) {
         let path = "/api/v2/signals/funding?limit=1";
         requests.push(apps[i % 2].request(Method::GET, path, &watching.key));
     }
+    for i in 0..2 * FRUGAL {
+        let path = "/api/v2/signals/funding?limit=1";
+        requests.push(apps[i as usize % 2].request(Method::GET, path, &frugal.key));
+    }
     let mut answers = at_once(requests).await;
+    let frugal_pages = answers.split_off(answers.len() - 2 * FRUGAL as usize);
     let pages = answers.split_off(answers.len() - PAGES);
     let ingests = answers.split_off(answers.len() - 2 * BATCHES);
     let target_adds = answers.split_off(answers.len() - 12);
@@ -211,6 +220,17 @@ async fn act_as_one_service(backend: Backend) {
     assert_eq!(team_targets(&apps[1], &targets).await, 1000);
     assert_eq!(count(&ingests, 200), ingests.len(), "ingests: {ingests:?}");
     assert_eq!(count(&pages, 200), PAGES, "pages: {pages:?}");
+    assert_eq!(
+        count(&frugal_pages, 200),
+        FRUGAL as usize,
+        "{frugal_pages:?}"
+    );
+    assert_eq!(
+        count(&frugal_pages, 402),
+        FRUGAL as usize,
+        "{frugal_pages:?}"
+    );
+    assert_eq!(balance_of(&apps[0], &frugal).await, 0);
 
     let expected: BTreeSet<String> = (0..BATCHES)
         .flat_map(funding_rounds)

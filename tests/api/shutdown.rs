@@ -20,6 +20,16 @@ each_backend!(
     a_hanging_delivery_at_sigterm_is_recorded_and_a_restarted_worker_sends_it,
 );
 
+/// Several processes serve one database only on PostgreSQL.
+mod a_worker_stopped_mid_delivery_leaves_the_rest_to_another_worker {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn on_postgres() {
+        if let Some(backend) = crate::support::Backend::postgres() {
+            super::a_worker_stopped_mid_delivery_leaves_the_rest_to_another_worker(backend).await
+        }
+    }
+}
+
 /// Loopback receivers, a quick retry, and a short webhook timeout so a hanging receiver is
 /// given up on soon.
 const SETTINGS: [&str; 6] = [
@@ -124,6 +134,43 @@ async fn a_hanging_delivery_at_sigterm_is_recorded_and_a_restarted_worker_sends_
     );
 }
 
+async fn a_worker_stopped_mid_delivery_leaves_the_rest_to_another_worker(backend: Backend) {
+    const ROUNDS: usize = 40;
+    let database = backend.fresh_database().await;
+    // Slow enough that one worker needs several rounds of 16 attempts.
+    let receiver = EventReceiver::start(|_, _| Reply::Ok(Duration::from_secs(1))).await;
+    let api = ServerProcess::start(&database.url, Role::Api, &SETTINGS).await;
+    let watch = Watch::start(&api.app(), &receiver).await;
+    let mut stopping = ServerProcess::start(&database.url, Role::Worker, &SETTINGS).await;
+    let rounds: Vec<Value> = (0..ROUNDS)
+        .map(|i| acme_round(&format!("f5d10000-0000-4000-8000-{i:012}")))
+        .collect();
+    watch.ingest(&api.app(), json!(rounds)).await;
+    receiver.wait_for_attempts(1, SOON).await;
+    let _staying = ServerProcess::start(&database.url, Role::Worker, &SETTINGS).await;
+    assert!(
+        receiver.events().len() < ROUNDS,
+        "work is left to hand over"
+    );
+
+    stopping.terminate();
+
+    let exit = stopping.wait_for_exit(EXITS_WITHIN).await;
+    assert!(
+        exit.success(),
+        "exit status {exit}; log:\n{}",
+        stopping.log()
+    );
+    let events = receiver.wait_for_delivered(ROUNDS, SOON).await;
+    for event in &events {
+        assert_eq!(event.most_at_once, 1, "in flight twice at once: {event:?}");
+        assert_eq!(event.delivered, 1, "delivered more than once: {event:?}");
+    }
+    assert_eq!(events.len(), ROUNDS);
+    let expected = watch.credits - ROUNDS as i64;
+    wait_for_balance(&api.app(), &watch.team, expected).await;
+}
+
 /// A team whose monitor watches acme.com and posts to a receiver.
 struct Watch {
     team: Team,
@@ -159,8 +206,12 @@ impl Watch {
 
     async fn ingest_a_round(&self, app: &TestApp) {
         let round = acme_round("f5d00000-0000-4000-8000-000000000001");
+        self.ingest(app, json!([round])).await;
+    }
+
+    async fn ingest(&self, app: &TestApp, rounds: Value) {
         let response = app
-            .admin(Method::POST, "/signals/funding", Some(json!([round])))
+            .admin(Method::POST, "/signals/funding", Some(rounds))
             .await;
         assert_eq!(response.status, 200, "{:?}", response.body);
     }
