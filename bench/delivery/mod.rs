@@ -32,13 +32,11 @@ pub enum Suite {
 /// Options of the delivery suite.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DeliveryArgs {
-    /// Signals of the drained backlog (each goes to 10 endpoints)
-    #[arg(long, default_value_t = 5_000)]
-    pub delivery_backlog: usize,
-    /// Signals a second of the paced ingest phase (one signal per request)
+    /// Signals a second of the paced ingest phases (one signal per request; also run at a
+    /// fifth of it and at 20/s)
     #[arg(long, default_value_t = 1_000)]
     pub delivery_rate: u32,
-    /// Duration of the paced ingest phase, in seconds
+    /// Duration of the paced ingest phases, in seconds
     #[arg(long, default_value_t = 10)]
     pub delivery_seconds: u64,
     /// SIGKILLs of the crash loop (0 skips it)
@@ -115,26 +113,27 @@ async fn topology(
         .collect::<anyhow::Result<_>>()?;
     let urls: Vec<String> = (0..ENDPOINTS).map(|n| receiver.url(n)).collect();
     let team_id = apis[0].team_with_webhooks(1_000_000_000_000, &urls).await?;
+    let seconds = Duration::from_secs(d.delivery_seconds);
     eprintln!(
-        "bench: delivery: {name}: draining {} x {ENDPOINTS}",
-        d.delivery_backlog
-    );
-    let drain = phases::drain(
-        &apis[0],
-        &db.url,
-        &team_id,
-        d.delivery_backlog,
-        ENDPOINTS as usize,
-    )
-    .await?;
-    eprintln!(
-        "bench: delivery: {name}: {} signals/s x {ENDPOINTS}",
+        "bench: delivery: {name}: {} signals/s x {ENDPOINTS}, held",
         d.delivery_rate
     );
-    let seconds = Duration::from_secs(d.delivery_seconds);
-    let loaded = phases::paced(&apis, receiver, ENDPOINTS, d.delivery_rate, seconds).await?;
-    eprintln!("bench: delivery: {name}: 20 signals/s x {ENDPOINTS}");
-    let light = phases::paced(&apis, receiver, ENDPOINTS, 20, Duration::from_secs(5)).await?;
+    let already = process::done_deliveries(&db.url).await?;
+    apis[0].set_credits(&team_id, 0).await?;
+    let held = phases::paced(true, &apis, receiver, ENDPOINTS, d.delivery_rate, seconds).await?;
+    eprintln!("bench: delivery: {name}: draining the held deliveries");
+    let queued = (held.accepted * ENDPOINTS as usize) as i64;
+    let drain = phases::release(&apis[0], &db.url, &team_id, already, queued).await?;
+    let mut live = Vec::new();
+    for rate in [d.delivery_rate, d.delivery_rate / 5, 20] {
+        eprintln!("bench: delivery: {name}: {rate} signals/s x {ENDPOINTS}");
+        let duration = if rate >= 100 {
+            seconds
+        } else {
+            Duration::from_secs(5)
+        };
+        live.push(phases::paced(false, &apis, receiver, ENDPOINTS, rate, duration).await?);
+    }
     for proc in procs {
         proc.stop().await?;
     }
@@ -159,8 +158,8 @@ async fn topology(
         name,
         ceiling,
         drain,
-        loaded,
-        light,
+        held,
+        live,
         crash,
         load: load_average(),
     })

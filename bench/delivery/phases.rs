@@ -65,34 +65,26 @@ pub struct Drain {
     pub seconds: f64,
 }
 
-/// Queues `signals` × the team's endpoints deliveries while the team has no credits (so they
-/// are held), then adds credits and times until the database holds every one as done.
-pub async fn drain(
+/// Gives the team credits again after a held phase, and times until the database holds
+/// `expected` deliveries as done (`already` were done before the held phase).
+pub async fn release(
     api: &Api,
     database_url: &str,
     team_id: &str,
-    signals: usize,
-    endpoints: usize,
+    already: i64,
+    expected: i64,
 ) -> anyhow::Result<Drain> {
-    let already = done_deliveries(database_url).await?;
-    api.set_credits(team_id, 0).await?;
-    for batch in new_ids(signals).chunks(250) {
-        if !api.ingest(batch).await? {
-            bail!("a backlog batch was not inserted whole");
-        }
-    }
-    let expected = already + (signals * endpoints) as i64;
     let released = Instant::now();
     api.set_credits(team_id, 1_000_000_000_000).await?;
     let until = released + Duration::from_secs(600);
-    while done_deliveries(database_url).await? < expected {
+    while done_deliveries(database_url).await? < already + expected {
         if Instant::now() > until {
             bail!("the backlog was not drained within 10 minutes");
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     Ok(Drain {
-        deliveries: expected - already,
+        deliveries: expected,
         seconds: released.elapsed().as_secs_f64(),
     })
 }
@@ -114,8 +106,9 @@ pub struct Paced {
 
 /// Sends one signal per request at `rate` a second for `duration` (open loop: a slow answer does
 /// not slow the sending), spread over `apis`; then waits for every first attempt at the
-/// `endpoints` endpoints.
+/// `endpoints` endpoints (unless `held`: the team has no credits, so nothing goes out yet).
 pub async fn paced(
+    held: bool,
     apis: &[Api],
     receiver: &BenchReceiver,
     endpoints: u32,
@@ -144,7 +137,7 @@ pub async fn paced(
     tasks.join_all().await;
     let accepted = std::mem::take(&mut *accepted.lock().expect("lock"));
     let wanted = accepted.len() * endpoints as usize;
-    let until = Instant::now() + Duration::from_secs(300);
+    let until = Instant::now() + Duration::from_secs(if held { 0 } else { 300 });
     while receiver.distinct() < wanted && Instant::now() < until {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
