@@ -24,7 +24,7 @@ use crate::domain::signal_type::SignalType;
 use crate::domain::time::now_ms;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_targets::follow_people;
-use crate::store::signals::{SignalRow, existing_signal_ids, lock_signal_ids, write_signals};
+use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
 use crate::store::{Db, StoreError, Tx, new_id};
 
 /// What a signal ingest call stored and refused.
@@ -185,7 +185,6 @@ async fn write_rows(
     let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
-    lock_signal_ids(tx, &ids).await?;
     let existing = existing_signal_ids(tx, &ids).await?;
     let mut seen = HashSet::new();
     let mut last: HashMap<&str, usize> = HashMap::new();

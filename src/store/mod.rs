@@ -180,6 +180,26 @@ impl Tx {
     }
 }
 
+/// Advisory-lock key of [`Tx::lock_ingest`] (PostgreSQL's two-key lock space).
+const INGEST_LOCK: (i32, i32) = (0x5319, 0);
+
+impl Tx {
+    /// Serializes ingest transactions (companies, people, signals) until this one ends, as
+    /// SQLite's `BEGIN IMMEDIATE` does: two processes ingesting the same record then run one
+    /// after the other and the second finds the first's rows, so a company is created, and a
+    /// signal fanned out, once. Taken first, before any read.
+    pub async fn lock_ingest(&mut self) -> Result<(), StoreError> {
+        if let Tx::Postgres(t) = self {
+            sqlx::query("SELECT pg_advisory_xact_lock($1, $2)")
+                .bind(INGEST_LOCK.0)
+                .bind(INGEST_LOCK.1)
+                .execute(&mut **t)
+                .await?;
+        }
+        Ok(())
+    }
+}
+
 /// A `$n, $n+1, …` list of `count` placeholders starting at `first`, for `IN (…)` clauses.
 pub fn placeholders(first: usize, count: usize) -> String {
     (first..first + count)

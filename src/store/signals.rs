@@ -37,39 +37,6 @@ pub struct SignalRow {
     pub search_description: String,
 }
 
-/// Advisory-lock class of signal ids (PostgreSQL's two-key lock space).
-const SIGNAL_LOCK_CLASS: i32 = 0x5319;
-
-/// Buckets signal ids are locked by: a batch takes at most this many locks.
-const SIGNAL_LOCK_BUCKETS: u32 = 256;
-
-/// On PostgreSQL, holds until the transaction ends a lock on every bucket of `ids`, taken in
-/// bucket order so batches cannot deadlock. Two processes ingesting the same signal then run one
-/// after the other, and the second sees the first's row: a signal is new, and fanned out, once.
-/// (SQLite writers are already serialized by `BEGIN IMMEDIATE`.)
-pub async fn lock_signal_ids(tx: &mut Tx, ids: &[&str]) -> Result<(), StoreError> {
-    let Tx::Postgres(t) = tx else {
-        return Ok(());
-    };
-    let mut buckets: Vec<i32> = ids.iter().map(|id| signal_lock_bucket(id)).collect();
-    buckets.sort_unstable();
-    buckets.dedup();
-    sqlx::query("SELECT pg_advisory_xact_lock($1, b) FROM unnest($2::int[]) AS b")
-        .bind(SIGNAL_LOCK_CLASS)
-        .bind(buckets)
-        .execute(&mut **t)
-        .await?;
-    Ok(())
-}
-
-/// FNV-1a of the id, the same in every process.
-fn signal_lock_bucket(id: &str) -> i32 {
-    let hash = id.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
-    (hash % SIGNAL_LOCK_BUCKETS) as i32
-}
-
 /// The ids among `ids` of signals already stored.
 pub async fn existing_signal_ids(tx: &mut Tx, ids: &[&str]) -> Result<HashSet<String>, StoreError> {
     let found: Vec<(String,)> =

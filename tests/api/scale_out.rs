@@ -123,6 +123,17 @@ fn funding_rounds(batch: usize) -> Vec<Value> {
         .collect()
 }
 
+/// A batch as sent in: its acme rounds and a round of a company not yet known, `newco-N.com`.
+fn batch_records(batch: usize) -> Value {
+    let mut records = funding_rounds(batch);
+    records.push(
+        json!({ "signalId": format!("f5ca1e00-0000-4000-8000-{batch:06}999999"),
+        "companyWebsite": format!("newco-{batch}.com"), "companyName": format!("Newco {batch}"),
+        "occurredAt": "2026-11-20T10:00:00Z", "roundType": "seed", "amount": 1 }),
+    );
+    json!(records)
+}
+
 async fn act_as_one_service(backend: Backend) {
     let mut service = Service::start(backend).await;
     let apps = [service.apis[0].app(), service.apis[1].app()];
@@ -187,7 +198,7 @@ async fn act_as_one_service(backend: Backend) {
     for batch in 0..BATCHES {
         for app in &apps {
             let request = app.request(Method::POST, "/admin/v1/signals/funding", ADMIN_TOKEN);
-            requests.push(request.json(&funding_rounds(batch)));
+            requests.push(request.json(&batch_records(batch)));
         }
     }
     for i in 0..PAGES {
@@ -219,6 +230,11 @@ async fn act_as_one_service(backend: Backend) {
     assert_eq!(count(&target_adds, 200), 10, "never 1,001 targets");
     assert_eq!(team_targets(&apps[1], &targets).await, 1000);
     assert_eq!(count(&ingests, 200), ingests.len(), "ingests: {ingests:?}");
+    for batch in 0..BATCHES {
+        let path = format!("/api/v2/companies?domain=newco-{batch}.com");
+        let found = listed(&apps[batch % 2], &path, &monitors).await;
+        assert_eq!(found, 1, "one company created for newco-{batch}.com");
+    }
     assert_eq!(count(&pages, 200), PAGES, "pages: {pages:?}");
     assert_eq!(
         count(&frugal_pages, 200),
