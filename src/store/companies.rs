@@ -31,7 +31,8 @@ async fn find_id_by(tx: &mut Tx, column: &str, value: &str) -> Result<Option<Str
 
 /// Finds the company a target entry designates, by the contract's rules: a domain matches the
 /// company with that bare domain, else one sharing its registrable domain; a company page matches
-/// the normalized LinkedIn URL; a member profile matches the person's current company.
+/// the normalized LinkedIn URL; a member profile matches the person's current company (see
+/// [`person_company`]).
 pub async fn find_company_for_target(
     tx: &mut Tx,
     kind: TargetKind,
@@ -54,13 +55,34 @@ pub async fn find_company_for_target(
             .await)?)
         }
         TargetKind::LinkedinCompany => find_id_by(tx, "linkedin_key", value).await,
-        TargetKind::LinkedinProfile => Ok(on_tx!(tx, |conn| sqlx::query_scalar::<_, String>(
-            "SELECT company_id FROM people WHERE linkedin_key = $1 AND company_id IS NOT NULL"
-        )
-        .bind(value)
-        .fetch_optional(conn)
-        .await)?),
+        TargetKind::LinkedinProfile => person_company(tx, value).await,
     }
+}
+
+/// The company a person works at now, by what was recorded last: their latest job change (the
+/// company it moved them to) unless their person record was written after it.
+async fn person_company(tx: &mut Tx, person_key: &str) -> Result<Option<String>, StoreError> {
+    let moved = on_tx!(tx, |conn| {
+        sqlx::query_as::<_, (String, i64)>(
+        "SELECT company_id, created_at FROM signals WHERE person_key = $1 AND kind = 'job_change' \
+         ORDER BY occurred_at DESC, id DESC LIMIT 1"
+    )
+    .bind(person_key)
+    .fetch_optional(conn)
+    .await
+    })?;
+    let record = on_tx!(tx, |conn| sqlx::query_as::<_, (String, i64)>(
+        "SELECT company_id, updated_at FROM people \
+         WHERE linkedin_key = $1 AND company_id IS NOT NULL"
+    )
+    .bind(person_key)
+    .fetch_optional(conn)
+    .await)?;
+    Ok(match (moved, record) {
+        (Some((_, moved_at)), Some((current, updated))) if updated > moved_at => Some(current),
+        (Some((moved_to, _)), _) => Some(moved_to),
+        (None, record) => record.map(|(current, _)| current),
+    })
 }
 
 /// Reads the short company shapes for a set of ids.

@@ -25,6 +25,7 @@ each_backend!(
     a_subdomain_resolves_by_its_registrable_domain,
     a_company_page_resolves_by_the_companys_linkedin_url,
     a_member_profile_resolves_to_the_persons_current_company,
+    a_member_profile_added_after_a_job_change_resolves_to_the_new_company,
     an_unknown_domain_stays_pending_and_is_listed_in_pending,
     resolved_companies_counts_the_distinct_companies_of_the_whole_monitor,
     // Pending to resolved.
@@ -627,6 +628,35 @@ async fn a_member_profile_resolves_to_the_persons_current_company(backend: Backe
     assert_eq!(target["company"], acme_summary(&acme));
     assert_timestamp(&target["resolved_at"], "resolved_at");
     assert_eq!(data["resolved_companies"], 1);
+}
+
+async fn a_member_profile_added_after_a_job_change_resolves_to_the_new_company(backend: Backend) {
+    let (app, team, monitor) = app_with_monitor(backend).await;
+    let acme = import_acme(&app).await;
+    let globex = import_globex(&app).await;
+    app.import_people(json!([{
+        "linkedinUrl": "https://www.linkedin.com/in/jane-doe",
+        "name": "Jane Doe",
+        "companyWebsite": "https://acme.com"
+    }]))
+    .await;
+    let moved = app
+        .admin(
+            reqwest::Method::POST,
+            "/signals/job-changes",
+            Some(json!([{
+                "companyId": globex, "previousCompanyId": acme, "personName": "Jane Doe",
+                "personLinkedinUrl": "https://www.linkedin.com/in/jane-doe", "newRole": "CTO",
+                "occurredAt": "2026-11-20T10:00:00Z"
+            }])),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{:?}", moved.body);
+
+    let data = add_ok(&app, &team, &monitor, json!(["linkedin.com/in/jane-doe"])).await;
+
+    assert_eq!(data["added"][0]["status"], "resolved");
+    assert_eq!(data["added"][0]["company"]["id"], globex.as_str());
 }
 
 async fn an_unknown_domain_stays_pending_and_is_listed_in_pending(backend: Backend) {
