@@ -10,10 +10,10 @@ use reqwest::{Method, RequestBuilder};
 use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
+use crate::csv_enrichment_support::wait_until_done;
 use crate::delivery_support::acme_round;
 use crate::lists_support::balance_of;
 use crate::support::app::ADMIN_TOKEN;
-use crate::support::backend::FreshDatabase;
 use crate::support::event_receiver::{EventReceiver, Reply};
 use crate::support::process::{Role, ServerProcess};
 use crate::support::{Backend, Team, TestApp};
@@ -46,42 +46,14 @@ const ROUNDS_PER_BATCH: usize = 10;
 /// Charged list pages requested while the signals arrive.
 const PAGES: usize = 20;
 
+/// CSV enrichment jobs submitted through the API processes, for the workers to share.
+const JOBS: usize = 6;
+
 /// The credits of a team that asks for twice as many pages as it can pay for.
 const FRUGAL: i64 = 6;
 
 /// How long the workers may take to deliver everything on a loaded machine.
 const DELIVERED_WITHIN: Duration = Duration::from_secs(45);
-
-/// Four processes on one database, and the receiver the watching team's monitor posts to.
-struct Service {
-    apis: [ServerProcess; 2],
-    workers: [ServerProcess; 2],
-    _database: FreshDatabase,
-}
-
-impl Service {
-    async fn start(backend: Backend) -> Service {
-        let database = backend.fresh_database().await;
-        let spawn = |role| ServerProcess::spawn(&database.url, role, &SETTINGS);
-        let (mut a, mut b) = (spawn(Role::Api), spawn(Role::Api));
-        let (mut c, mut d) = (spawn(Role::Worker), spawn(Role::Worker));
-        tokio::join!(
-            a.wait_until_ready(),
-            b.wait_until_ready(),
-            c.wait_until_ready(),
-            d.wait_until_ready()
-        );
-        Service {
-            apis: [a, b],
-            workers: [c, d],
-            _database: database,
-        }
-    }
-
-    fn all(&mut self) -> impl Iterator<Item = &mut ServerProcess> {
-        self.apis.iter_mut().chain(self.workers.iter_mut())
-    }
-}
 
 /// Sends every request at once; returns `(status, body)` in the order given.
 async fn at_once(requests: Vec<RequestBuilder>) -> Vec<(u16, Value)> {
@@ -135,8 +107,10 @@ fn batch_records(batch: usize) -> Value {
 }
 
 async fn act_as_one_service(backend: Backend) {
-    let mut service = Service::start(backend).await;
-    let apps = [service.apis[0].app(), service.apis[1].app()];
+    let database = backend.fresh_database().await;
+    let roles = [Role::Api, Role::Api, Role::Worker, Role::Worker];
+    let mut processes = ServerProcess::start_together(&database.url, &roles, &SETTINGS).await;
+    let apps = [processes[0].app(), processes[1].app()];
     let receiver = EventReceiver::start(|event, attempt| {
         // Every fifth event fails once, so retries are claimed too.
         if event % 5 == 0 && attempt == 1 {
@@ -209,7 +183,18 @@ async fn act_as_one_service(backend: Backend) {
         let path = "/api/v2/signals/funding?limit=1";
         requests.push(apps[i as usize % 2].request(Method::GET, path, &frugal.key));
     }
+    for i in 0..JOBS {
+        let body =
+            json!({ "companies": [{ "website_url": "acme.com" }, { "company_name": "Nobody" }] });
+        requests.push(post(
+            &apps[i % 2],
+            "/api/v2/csv-enrichment",
+            &monitors,
+            body,
+        ));
+    }
     let mut answers = at_once(requests).await;
+    let jobs = answers.split_off(answers.len() - JOBS);
     let frugal_pages = answers.split_off(answers.len() - 2 * FRUGAL as usize);
     let pages = answers.split_off(answers.len() - PAGES);
     let ingests = answers.split_off(answers.len() - 2 * BATCHES);
@@ -248,6 +233,19 @@ async fn act_as_one_service(backend: Backend) {
     );
     assert_eq!(balance_of(&apps[0], &frugal).await, 0);
 
+    for (status, body) in &jobs {
+        assert_eq!(*status, 200, "{body}");
+        let id = body["data"]["jobId"].as_str().expect("jobId");
+        let done = wait_until_done(&apps[1], &monitors, id).await;
+        assert_eq!(done["status"], "completed", "{done}");
+        assert_eq!(done["progress"], json!({ "processed": 2, "total": 2 }));
+        let summary = &done["summary"];
+        assert_eq!(
+            (&summary["matched"], &summary["unmatched"]),
+            (&json!(1), &json!(1))
+        );
+    }
+
     let expected: BTreeSet<String> = (0..BATCHES)
         .flat_map(funding_rounds)
         .map(|round| round["signalId"].as_str().expect("id").to_string())
@@ -270,7 +268,7 @@ async fn act_as_one_service(backend: Backend) {
     }
     let charged = (expected.len() + PAGES) as i64;
     wait_for_balance(&apps[0], &watching, starting_credits - charged).await;
-    for process in service.all() {
+    for process in &mut processes {
         assert!(
             process.is_running(),
             "{:?} crashed:\n{}",

@@ -93,6 +93,29 @@ impl ServerProcess {
         process
     }
 
+    /// Spawns one process per role, all at once (so they race to migrate a fresh database),
+    /// and waits until every one is ready.
+    pub async fn start_together(
+        database_url: &str,
+        roles: &[Role],
+        extra: &[&str],
+    ) -> Vec<ServerProcess> {
+        let mut processes: Vec<ServerProcess> = roles
+            .iter()
+            .map(|role| ServerProcess::spawn(database_url, *role, extra))
+            .collect();
+        let mut waiting = tokio::task::JoinSet::new();
+        for mut process in processes.drain(..).enumerate() {
+            waiting.spawn(async move {
+                process.1.wait_until_ready().await;
+                process
+            });
+        }
+        let mut ready = waiting.join_all().await;
+        ready.sort_by_key(|(i, _)| *i);
+        ready.into_iter().map(|(_, p)| p).collect()
+    }
+
     /// Waits for the start line in the log (the database is migrated by then) and, when the
     /// process serves HTTP, for `/ready` to answer 200. Panics with the log after a deadline
     /// or when the process exits.
