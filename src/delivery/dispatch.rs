@@ -2,6 +2,8 @@
 //! client, and turn the outcome into what the store records. Also the inline sends of the
 //! Webhooks API (the test event and a manual retry).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rand::Rng;
@@ -16,7 +18,9 @@ use crate::domain::time::now_ms;
 use crate::store::deliveries::{
     AttemptRecord, ClaimedDelivery, lease_one, queue_replay, record_attempts, webhook_monitor_id,
 };
-use crate::store::outbox::{NewDelivery, NewEvent, insert_deliveries, insert_events};
+use crate::store::outbox::{
+    NewDelivery, NewEvent, announce_queued, insert_deliveries, insert_events,
+};
 use crate::store::{Db, StoreError, new_id};
 
 /// What an inline send came to (the test event, a manual retry).
@@ -42,6 +46,8 @@ pub struct Dispatcher {
     owner: String,
     lease_ms: i64,
     wake: Notify,
+    /// An announcement to other processes is on its way (they coalesce).
+    announcing: Arc<AtomicBool>,
 }
 
 impl Dispatcher {
@@ -57,6 +63,7 @@ impl Dispatcher {
             // out again within 30 s of a restart (with the default 15 s timeout).
             lease_ms: (timeout.as_millis() as i64) + 10_000,
             wake: Notify::new(),
+            announcing: Arc::default(),
         })
     }
 
@@ -75,8 +82,23 @@ impl Dispatcher {
         self.lease_ms
     }
 
-    /// Tells the worker that new deliveries were queued.
+    /// Tells the workers that new deliveries were queued: this process's at once, and on
+    /// PostgreSQL those of other processes through a notification.
     pub fn wake(&self) {
+        self.wake.notify_one();
+        if matches!(self.db, Db::Postgres(_)) && !self.announcing.swap(true, Ordering::AcqRel) {
+            let (db, announcing) = (self.db.clone(), self.announcing.clone());
+            tokio::spawn(async move {
+                announcing.store(false, Ordering::Release);
+                if let Err(err) = announce_queued(&db).await {
+                    tracing::warn!(error = %err, "announcing queued deliveries failed");
+                }
+            });
+        }
+    }
+
+    /// Wakes this process's worker only (it has room for more work).
+    pub fn wake_local(&self) {
         self.wake.notify_one();
     }
 

@@ -17,6 +17,7 @@ use crate::domain::time::now_ms;
 use crate::store::deliveries::{
     AttemptRecord, Claim, claim_due, expire_held, record_attempts, release, release_all,
 };
+use crate::store::outbox::listen_queued;
 
 /// Most requests open per webhook.
 pub const PER_ENDPOINT: usize = 16;
@@ -58,7 +59,7 @@ fn answered(dispatcher: &Dispatcher, in_flight: &InFlight, webhook_id: &str) {
             map.remove(webhook_id);
         }
         if was_full {
-            dispatcher.wake();
+            dispatcher.wake_local();
         }
     }
 }
@@ -69,6 +70,7 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
     let in_flight: InFlight = Arc::default();
     let (sender, receiver) = mpsc::channel::<AttemptRecord>(IN_FLIGHT);
     let recorder = tokio::spawn(record_loop(dispatcher.clone(), receiver, in_flight.clone()));
+    tokio::spawn(hear_announcements(dispatcher.clone(), shutdown.clone()));
     let mut last_expiry = 0;
     while !shutdown.is_cancelled() {
         let now = now_ms();
@@ -102,6 +104,30 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
         Ok(0) => {}
         Ok(n) => tracing::info!(released = n, "delivery leases released at shutdown"),
         Err(err) => tracing::error!(error = %err, "releasing delivery leases failed"),
+    }
+}
+
+/// On PostgreSQL, wakes this worker whenever another process announces queued deliveries.
+async fn hear_announcements(dispatcher: Arc<Dispatcher>, shutdown: CancellationToken) {
+    let mut listener = match listen_queued(dispatcher.db()).await {
+        Ok(Some(listener)) => listener,
+        Ok(None) => return,
+        Err(err) => {
+            tracing::warn!(error = %err, "not listening for queued deliveries; polling only");
+            return;
+        }
+    };
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            heard = listener.recv() => match heard {
+                Ok(_) => dispatcher.wake_local(),
+                Err(err) => {
+                    tracing::warn!(error = %err, "listening for queued deliveries failed");
+                    tokio::time::sleep(POLL).await;
+                }
+            },
+        }
     }
 }
 
@@ -177,6 +203,6 @@ async fn record_loop(
             .unrecorded
             .fetch_sub(batch.len(), Ordering::AcqRel);
         batch.clear();
-        dispatcher.wake();
+        dispatcher.wake_local();
     }
 }

@@ -2,9 +2,10 @@
 //! signals, and the events, deliveries and alert items that carry them out.
 
 use sqlx::FromRow;
+use sqlx::postgres::PgListener;
 
 use super::bulk::{RowStatement, Val, execute_rows, select_in};
-use super::{StoreError, Tx};
+use super::{Db, StoreError, Tx};
 use crate::on_tx;
 
 /// Subscription states whose teams receive signals.
@@ -192,4 +193,29 @@ pub async fn insert_alerts(tx: &mut Tx, rows: &[NewAlert]) -> Result<(), StoreEr
     };
     execute_rows(tx, &stmt, &values).await?;
     Ok(())
+}
+
+/// The PostgreSQL channel on which processes hear that deliveries were queued.
+const QUEUED_CHANNEL: &str = "signalwatch_deliveries_queued";
+
+/// Tells the worker processes sharing this PostgreSQL database that deliveries were queued, so
+/// they claim at once instead of at their next poll (nothing to do on SQLite: one process).
+pub async fn announce_queued(db: &Db) -> Result<(), StoreError> {
+    if let Db::Postgres(pool) = db {
+        sqlx::query("SELECT pg_notify($1, '')")
+            .bind(QUEUED_CHANNEL)
+            .execute(pool)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A listener for [`announce_queued`]; `None` on SQLite.
+pub async fn listen_queued(db: &Db) -> Result<Option<PgListener>, StoreError> {
+    let Db::Postgres(pool) = db else {
+        return Ok(None);
+    };
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener.listen(QUEUED_CHANNEL).await?;
+    Ok(Some(listener))
 }
