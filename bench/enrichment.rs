@@ -73,17 +73,27 @@ pub struct Enrichment {
     pub jobs: Vec<Duration>,
     /// Matched rows per job, as the job summary counts them.
     pub matched: Vec<i64>,
+    /// Why the jobs could not all be measured, if so.
+    pub error: Option<String>,
 }
 
 /// Submits the jobs one after another (to the API processes in turn) and times each to
-/// completion.
-pub async fn run(
+/// completion; a failure ends the phase and is kept in `error`, not fatal to the run.
+pub async fn run(bases: &[String], api_key: &str, inputs: &[Vec<Value>]) -> Enrichment {
+    let mut out = Enrichment::default();
+    if let Err(e) = run_jobs(bases, api_key, inputs, &mut out).await {
+        out.error = Some(format!("{e:#}"));
+    }
+    out
+}
+
+async fn run_jobs(
     bases: &[String],
     api_key: &str,
     inputs: &[Vec<Value>],
-) -> anyhow::Result<Enrichment> {
+    out: &mut Enrichment,
+) -> anyhow::Result<()> {
     let client = super::load::client()?;
-    let mut out = Enrichment::default();
     for (n, companies) in inputs.iter().enumerate() {
         let base = &bases[n % bases.len()];
         let started = Instant::now();
@@ -92,7 +102,7 @@ pub async fn run(
         out.jobs.push(started.elapsed());
         out.matched.push(matched);
     }
-    Ok(out)
+    Ok(())
 }
 
 async fn submit(

@@ -212,8 +212,12 @@ fn rows(ctx: &Context) -> Vec<Row> {
             "",
             Box::new(|r| {
                 let jobs = &r.enrichment.jobs;
+                let failed = match &r.enrichment.error {
+                    Some(e) => format!("; **failed**: {e}"),
+                    None => String::new(),
+                };
                 format!(
-                    "{}, {} / {}, {:?}",
+                    "{}, {} / {}, {:?}{failed}",
                     jobs.len(),
                     ms(percentile(jobs, 0.0)),
                     ms(percentile(jobs, 100.0)),
