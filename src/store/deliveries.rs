@@ -252,6 +252,7 @@ struct Replayed {
     event_type: String,
     free: bool,
     attempt_count: i64,
+    max_attempts: i64,
 }
 
 fn replay_of(d: Replayed, now: i64) -> NewDelivery {
@@ -272,7 +273,7 @@ fn replay_of(d: Replayed, now: i64) -> NewDelivery {
 }
 
 const REPLAYED: &str = "SELECT id, webhook_id, team_id, monitor_id, event_id, event_type, free, \
-     attempt_count FROM deliveries";
+     attempt_count, max_attempts FROM deliveries";
 
 /// Queues a replay (a new delivery row of the same event) of delivery `id`; returns the new id.
 pub async fn queue_replay(tx: &mut Tx, id: &str, now: i64) -> Result<Option<String>, StoreError> {
@@ -284,7 +285,22 @@ pub async fn queue_replay(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Stri
     let Some(found) = found else {
         return Ok(None);
     };
-    let replay = replay_of(found, now);
+    // A replay of a delivery still on its automatic schedule takes that schedule over, so the
+    // event is not sent (and charged) once by the replay and again by the original's next try.
+    let superseded = on_tx!(tx, |conn| sqlx::query(
+        "UPDATE deliveries SET status = 'failed', failed_at = $2, updated_at = $2 \
+         WHERE id = $1 AND status = 'pending' AND (lease_until IS NULL OR lease_until < $2)"
+    )
+    .bind(id)
+    .bind(now)
+    .execute(conn)
+    .await
+    .map(|r| r.rows_affected()))?;
+    let remaining_schedule = found.max_attempts;
+    let mut replay = replay_of(found, now);
+    if superseded > 0 {
+        replay.max_attempts = replay.max_attempts.max(remaining_schedule);
+    }
     let new_id = replay.id.clone();
     insert_deliveries(tx, &[replay]).await?;
     Ok(Some(new_id))

@@ -259,6 +259,15 @@ async fn every_team_operation_declares_a_server_error_and_the_reference_operatio
             "{method} {path}"
         );
     }
+    let schemas = &document["components"]["schemas"];
+    for (schema, fields) in [
+        ("CreateMonitorBody", json!(["name", "signal_types"])),
+        ("CreateWebhookBody", json!(["endpoint_url", "event_types"])),
+        ("CreateJobBody", json!(["companies"])),
+        ("AddTargetsBody", json!(["targets"])),
+    ] {
+        assert_eq!(schemas[schema]["required"], fields, "{schema}");
+    }
 }
 
 async fn the_docs_page_is_html(backend: Backend) {

@@ -5,11 +5,11 @@ use std::time::{Duration, Instant};
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Value, json};
 
-use crate::delivery_support::SOON;
+use crate::delivery_support::{SOON, assert_stays_at};
 use crate::delivery_support::{Watching, acme_round};
 use crate::each_backend;
-use crate::support::Backend;
-use crate::support::receiver::Answer;
+use crate::support::receiver::{Answer, Receiver};
+use crate::support::{Backend, TestApp};
 use crate::webhook_deliveries::{Hooked, signed_with};
 use crate::webhooks::{assert_error, webhook_path};
 
@@ -21,6 +21,7 @@ each_backend!(
     a_successful_retry_of_a_signal_delivery_costs_one_credit,
     retry_failed_replays_every_failed_delivery_since_a_time,
     retry_failed_accepts_only_a_time_within_the_last_14_days,
+    retrying_a_delivery_still_on_its_schedule_sends_the_event_once,
 );
 
 fn retry_path(hooked: &Hooked, delivery_id: &str) -> String {
@@ -278,4 +279,66 @@ async fn retry_failed_accepts_only_a_time_within_the_last_14_days(backend: Backe
         .await;
     assert_eq!(accepted.status, 200, "{:?}", accepted.body);
     assert_eq!(accepted.data(), &json!({ "queued": 1 }));
+}
+
+/// A manual retry of a delivery that failed once and waits for its next automatic attempt takes
+/// that schedule over: the event reaches the endpoint once more, not twice, and costs 1 credit.
+async fn retrying_a_delivery_still_on_its_schedule_sends_the_event_once(backend: Backend) {
+    let app = TestApp::start_with(
+        backend,
+        &[
+            "--allow-private-webhooks",
+            "true",
+            "--retry-schedule",
+            "4,4",
+        ],
+    )
+    .await;
+    let team = app.create_team().await;
+    app.import_companies(json!([{ "name": "Acme", "website": "https://acme.com" }]))
+        .await;
+    let receiver = Receiver::start().await;
+    receiver.script([Answer::Status(500)]);
+    let created = app
+        .post(
+            "/api/v2/webhooks",
+            &team.key,
+            json!({ "endpoint_url": receiver.url, "event_types": ["funding.created"] }),
+        )
+        .await;
+    let webhook = created.data()["id"].as_str().unwrap().to_string();
+    let ingested = app
+        .admin(
+            reqwest::Method::POST,
+            "/signals/funding",
+            Some(json!([acme_round("round-1")])),
+        )
+        .await;
+    assert_eq!(ingested.status, 200, "{:?}", ingested.body);
+    receiver.wait_for(1, SOON).await;
+    let listed = app
+        .get(&format!("{}/deliveries", webhook_path(&webhook)), &team.key)
+        .await;
+    let original = listed.data()[0]["id"].as_str().unwrap().to_string();
+
+    let path = format!("{}/deliveries/{original}/retry", webhook_path(&webhook));
+    let retried = app
+        .send(app.request(reqwest::Method::POST, &path, &team.key))
+        .await;
+
+    assert_eq!(retried.status, 200, "{:?}", retried.body);
+    assert_eq!(retried.data()["success"], true);
+    // One failed attempt and the retry; the original's next try (after 4 s) never comes.
+    assert_stays_at(&receiver, 2, Duration::from_secs(7)).await;
+    let listed = app
+        .get(&format!("{}/deliveries", webhook_path(&webhook)), &team.key)
+        .await;
+    let statuses: Vec<&Value> = listed
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["status"])
+        .collect();
+    assert_eq!(statuses, [&json!("done"), &json!("failed")]);
 }
