@@ -28,6 +28,7 @@ each_backend!(
     the_import_command_is_idempotent,
     a_count_asked_before_an_import_reflects_the_import_right_after_it,
     investors_and_sources_show_every_documented_field_whatever_was_imported,
+    person_posts_imported_as_an_array_are_shown_as_a_json_encoded_string,
 );
 
 async fn import(lists: &Lists, kind: &str, body: Value) -> TestResponse {
@@ -624,5 +625,33 @@ async fn investors_and_sources_show_every_documented_field_whatever_was_imported
         rows[0]["sources"],
         json!([{ "url": "https://news.example/a", "sourceType": null, "title": null,
             "publishedAt": "2025-05-05T13:00:00.000Z", "isPrimary": false }])
+    );
+}
+
+async fn person_posts_imported_as_an_array_are_shown_as_a_json_encoded_string(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+
+    let imported = import(
+        &lists,
+        "job-changes",
+        json!([{
+            "signalId": "e9000000-0000-4000-8000-000000000021", "companyId": company::ACME,
+            "personName": "Gavin Belson", "personLinkedinUrl": "https://www.linkedin.com/in/gavin",
+            "newRole": "CTO", "occurredAt": "2025-05-05T12:00:00Z",
+            "personPosts": [{ "text": "Hello" }], "sources": ["https://news.example/gavin"]
+        }]),
+    )
+    .await;
+
+    assert_eq!(imported.status, 200, "{:?}", imported.body);
+    let changes = lists.rows(JOB_CHANGES, &[]).await;
+    let posts = changes[0]["personPosts"].as_str().expect("a string");
+    assert_eq!(
+        serde_json::from_str::<Value>(posts).expect("holding JSON"),
+        json!([{ "text": "Hello" }])
+    );
+    assert_eq!(
+        changes[0]["sources"],
+        json!([{ "url": "https://news.example/gavin", "sourceType": null }])
     );
 }

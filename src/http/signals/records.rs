@@ -187,7 +187,8 @@ fn job_change(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(
         field,
         &["personCity", "personCountry", "personFollowers"],
     );
-    copy(out, field, &["personConnections", "personPosts"]);
+    copy(out, field, &["personConnections"]);
+    put(out, "personPosts", json_text(field("personPosts")));
     people_company(out, row);
     put(out, "isFreeAccess", free_access(field));
     put(out, "companyLogo", json!(row.c_logo_url));
@@ -211,6 +212,14 @@ fn timestamp_value(value: Value) -> Value {
     match value.as_str().and_then(parse_rfc3339_ms) {
         Some(ms) => json!(format_ms(ms)),
         None => value,
+    }
+}
+
+/// An array or object as the JSON-encoded string the record documents; text and null as stored.
+fn json_text(value: Value) -> Value {
+    match value {
+        Value::Array(_) | Value::Object(_) => Value::String(value.to_string()),
+        other => other,
     }
 }
 
