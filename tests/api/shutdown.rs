@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use reqwest::Method;
 use serde_json::{Value, json};
 
+use crate::csv_enrichment_support::{job_path, submit_companies, wait_for_job};
 use crate::delivery_support::acme_round;
 use crate::each_backend;
 use crate::lists_support::balance_of;
@@ -18,6 +19,7 @@ each_backend!(
     a_request_in_flight_at_sigterm_is_answered_while_new_connections_are_refused,
     a_delivery_in_flight_at_sigterm_finishes_and_is_recorded_once,
     a_hanging_delivery_at_sigterm_is_recorded_and_a_restarted_worker_sends_it,
+    an_enrichment_job_running_at_sigterm_is_given_back_and_finished_after_a_restart,
 );
 
 /// Several processes serve one database only on PostgreSQL.
@@ -169,6 +171,54 @@ async fn a_worker_stopped_mid_delivery_leaves_the_rest_to_another_worker(backend
     assert_eq!(events.len(), ROUNDS);
     let expected = watch.credits - ROUNDS as i64;
     wait_for_balance(&api.app(), &watch.team, expected).await;
+}
+
+async fn an_enrichment_job_running_at_sigterm_is_given_back_and_finished_after_a_restart(
+    backend: Backend,
+) {
+    // Two chunks of rows per job.
+    const ROWS: usize = 300;
+    let database = backend.fresh_database().await;
+    let mut first = ServerProcess::start(&database.url, Role::All, &SETTINGS).await;
+    let app = first.app();
+    let team = app.create_team().await;
+    let companies: Vec<Value> = (0..ROWS)
+        .map(|i| json!({ "company_name": format!("Unknown {i}") }))
+        .collect();
+    // More jobs than a worker runs at once, so some are in progress or waiting at the signal.
+    let mut jobs = Vec::new();
+    for _ in 0..4 {
+        jobs.push(submit_companies(&app, &team, json!(companies)).await);
+    }
+    wait_for_job(&app, &team, &jobs[0], "", |job| job["status"] != "pending").await;
+
+    first.terminate();
+
+    let exit = first.wait_for_exit(EXITS_WITHIN).await;
+    assert!(exit.success(), "exit status {exit}; log:\n{}", first.log());
+    let restarted = ServerProcess::start(&database.url, Role::All, &SETTINGS).await;
+    for id in &jobs {
+        let done = wait_until_completed(&restarted.app(), &team, id).await;
+        assert_eq!(
+            done["progress"],
+            json!({ "processed": ROWS, "total": ROWS })
+        );
+        assert_eq!(done["summary"]["unmatched"], ROWS, "each row counted once");
+    }
+}
+
+/// Polls a job until it is completed. A job given back at shutdown is taken up at once, not
+/// when its 30 s lease would have run out, so this waits less than that.
+async fn wait_until_completed(app: &TestApp, team: &Team, id: &str) -> Value {
+    let until = Instant::now() + SOON;
+    loop {
+        let job = app.get(&job_path(id, ""), &team.key).await;
+        if job.data()["status"] == "completed" {
+            return job.data().clone();
+        }
+        assert!(Instant::now() < until, "not completed: {:?}", job.body);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// A team whose monitor watches acme.com and posts to a receiver.
