@@ -1,6 +1,7 @@
 //! Graceful shutdown of the real binary on SIGTERM: it stops accepting connections, lets the
 //! requests in flight finish, lets delivery attempts in flight end and be recorded (or gives
-//! their leases back), and exits 0 — so a restarted process carries on with nothing lost.
+//! their leases back), gives back enrichment jobs in progress, and exits 0 — so a restarted
+//! process, or another worker, carries on at once with nothing lost.
 
 use std::time::{Duration, Instant};
 
