@@ -108,7 +108,7 @@ async fn an_acquisition_record_has_exactly_the_documented_fields_and_values(back
             "currency": "USD",
             "percentage": "100",
             "announcedDate": "2025-04-15",
-            "isFreeAccess": false,
+            "isFreeAccess": true,
             "acquiringCompany": {
                 "id": company::MASSIVE,
                 "name": "Massive Dynamic",

@@ -132,7 +132,7 @@ async fn a_job_change_record_has_exactly_the_documented_fields_and_values(backen
             "companyDescription": "Acme makes tooling for large engineering teams",
             "companySpecialties": "(checked above)",
             "companyCategories": "(checked above)",
-            "isFreeAccess": false,
+            "isFreeAccess": true,
             "companyLogo": "https://logos.example/acme.png",
             "sources": [{ "url": "https://www.linkedin.com/posts/jane-doe-1", "sourceType": "linkedin" }]
         })

@@ -45,8 +45,10 @@ fn copy(out: &mut Map<String, Value>, field: &dyn Fn(&str) -> Value, keys: &[&st
     }
 }
 
-fn free_access(field: &dyn Fn(&str) -> Value) -> Value {
-    json!(field("isFreeAccess").as_bool().unwrap_or(false))
+/// Every list request is authenticated, and an authenticated caller sees full data: the
+/// reference documents `isFreeAccess` as always true then, whatever an import stored.
+fn free_access() -> Value {
+    json!(true)
 }
 
 /// Company fields shared by the funding and acquisition records.
@@ -88,7 +90,7 @@ fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&st
     }
     copy(out, field, &["amount", "currency", "announcedDate"]);
     copy(out, field, &["confidenceScore", "verificationStatus"]);
-    put(out, "isFreeAccess", free_access(field));
+    put(out, "isFreeAccess", free_access());
     put(
         out,
         "investors",
@@ -112,7 +114,7 @@ fn acquisition(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn
     copy(out, field, &["amount", "currency"]);
     put(out, "percentage", text_value(field("percentage")));
     copy(out, field, &["announcedDate"]);
-    put(out, "isFreeAccess", free_access(field));
+    put(out, "isFreeAccess", free_access());
     let acquirer = row.o_id.as_ref().map(|id| {
         json!({
             "id": id, "name": row.o_name, "slug": row.o_slug, "logo": row.o_logo_url,
@@ -157,7 +159,7 @@ fn hiring(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str
     put(out, "companyId", json!(row.c_id));
     put(out, "companyName", json!(row.c_name));
     people_company(out, row);
-    put(out, "isFreeAccess", free_access(field));
+    put(out, "isFreeAccess", free_access());
     put(out, "companyLogo", json!(row.c_logo_url));
 }
 
@@ -190,7 +192,7 @@ fn job_change(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(
     copy(out, field, &["personConnections"]);
     put(out, "personPosts", json_text(field("personPosts")));
     people_company(out, row);
-    put(out, "isFreeAccess", free_access(field));
+    put(out, "isFreeAccess", free_access());
     put(out, "companyLogo", json!(row.c_logo_url));
     put(
         out,
