@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::domain::person_name::mask_person_name;
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::format_ms;
 use crate::store::company_lists::CompanyRow;
@@ -172,6 +173,9 @@ fn job_change(company: Option<&CompanyRow>, field: &dyn Fn(&str) -> Value) -> Va
     ] {
         block.insert(key.into(), field(key));
     }
+    // Masked as in the job-change list (first name, last initial).
+    let masked = field("personName").as_str().map(mask_person_name);
+    block.insert("personName".into(), json!(masked));
     block.insert("companyName".into(), json!(company.map(|c| &c.name)));
     block.insert(
         "companyLinkedinUrl".into(),

@@ -8,6 +8,7 @@ pub mod csv_mapping;
 pub mod date_preset;
 pub mod job_tags;
 pub mod keyword_query;
+pub mod person_name;
 pub mod retry;
 pub mod signal_type;
 pub mod signing;

@@ -19,6 +19,7 @@ each_backend!(
     a_team_whose_subscription_ended_receives_nothing,
     an_investor_imported_with_is_lead_is_the_lead_investor_of_the_delivery,
     an_acquisition_percentage_is_delivered_as_a_string_as_the_list_shows_it,
+    a_job_change_event_names_the_person_as_the_list_does,
 );
 
 /// A team with a standalone webhook posting to a receiver.
@@ -243,4 +244,22 @@ async fn an_acquisition_percentage_is_delivered_as_a_string_as_the_list_shows_it
     let block = &got[0].json()["data"]["acquisition"];
     assert_eq!(block["percentage"], "51");
     assert_eq!(block["acquiringCompany"]["name"], "B");
+}
+
+async fn a_job_change_event_names_the_person_as_the_list_does(backend: Backend) {
+    let feed = Feed::start(backend, json!(["job_change.created"]), json!({})).await;
+
+    feed.ingest(
+        "job-changes",
+        json!([{ "signalId": "e4000000-0000-4000-8000-000000000001", "companyWebsite": "a.com",
+            "companyName": "A", "personName": "Jane Mary Doe", "newRole": "CTO",
+            "personLinkedinUrl": "https://www.linkedin.com/in/jane-doe",
+            "occurredAt": "2026-11-20T10:00:00Z" }]),
+    )
+    .await;
+
+    let got = feed.receiver.wait_for(1, SOON).await;
+    let block = &got[0].json()["data"]["jobChange"];
+    assert_eq!(block["personName"], "Jane D.");
+    assert_eq!(block["newRole"], "CTO");
 }

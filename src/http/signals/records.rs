@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::record_parts::{self, SourceShape};
+use crate::domain::person_name::mask_person_name;
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, parse_rfc3339_ms};
 use crate::store::signal_lists::SignalListRow;
@@ -229,26 +230,5 @@ fn text_value(value: Value) -> Value {
     match value {
         Value::Number(n) => json!(n.to_string()),
         other => other,
-    }
-}
-
-/// First name plus last initial: `Jane Doe` → `Jane D.`.
-pub fn mask_person_name(name: &str) -> String {
-    let mut parts = name.split_whitespace();
-    let first = parts.next().unwrap_or("");
-    match parts.last().and_then(|last| last.chars().next()) {
-        Some(initial) => format!("{first} {initial}."),
-        None => first.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_person_is_shown_by_first_name_and_last_initial() {
-        assert_eq!(mask_person_name("Jane Mary Doe"), "Jane D.");
-        assert_eq!(mask_person_name("Cher"), "Cher");
     }
 }
