@@ -42,7 +42,7 @@ pub fn render(command: &str, rows: &[Figures]) -> String {
     }
     text.push_str(
         "\n| run | signals/s × 10 endpoints, deliveries going out | ingest: sent/s, accepted, \
-         p50, p99 | accept → first attempt p50 / p99 (targets 10 / 50 ms) |\n|---|---|---|---|\n",
+         p50, p99 | ingest request sent → first attempt p50 / p99 (targets for accept → first attempt: 10 / 50 ms) |\n|---|---|---|---|\n",
     );
     for f in rows {
         for p in &f.live {
