@@ -1,11 +1,5 @@
--- Sorted list pages off an index instead of a sort of every matching row (measured at scale l,
--- see BENCHMARKS.md): companies by name (the default), employee count and founded year, and
--- signals by amount with the id as tie-break.
+-- Sorted company pages off an index instead of a sort of every matching row (measured at scale
+-- l, see BENCHMARKS.md): by name (the default), employee count and founded year.
 CREATE INDEX companies_name_order ON companies (name, id);
 CREATE INDEX companies_employee_order ON companies (employee_count, id);
 CREATE INDEX companies_founded_order ON companies (founded_year, id);
-DROP INDEX signals_kind_amount;
-CREATE INDEX signals_kind_amount ON signals (kind, amount, id);
--- The planner needs statistics for the new indexes at once: without them SQLite took the amount
--- index for every `kind = ?` list and read all of a kind's signals (seconds at scale l).
-ANALYZE;
