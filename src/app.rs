@@ -40,7 +40,11 @@ impl Application {
         if config.allow_private_webhooks {
             tracing::warn!("private webhook addresses are allowed: use this only in development");
         }
-        let db = Db::connect(&config.database.database_url).await?;
+        let db = Db::connect_sized(
+            &config.database.database_url,
+            config.database_max_connections,
+        )
+        .await?;
         db.migrate().await?;
         let listener = if config.role.runs_api() {
             Some(TcpListener::bind(&config.listen).await?)

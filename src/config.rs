@@ -202,6 +202,17 @@ pub struct Config {
     #[arg(long, env = "SIGNALWATCH_ROLE", value_enum, default_value_t = Role::All)]
     pub role: Role,
 
+    /// Most PostgreSQL connections this process opens; processes together must stay under the
+    /// server's `max_connections`
+    #[arg(
+        long = "database-max-connections",
+        alias = "database_max_connections",
+        env = "SIGNALWATCH_DATABASE_MAX_CONNECTIONS",
+        default_value_t = crate::store::PG_MAX_CONNECTIONS,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub database_max_connections: u32,
+
     /// When set, rate limits are shared through Redis instead of the database
     #[arg(
         long = "redis-url",

@@ -87,12 +87,20 @@ macro_rules! on_tx {
     };
 }
 
+/// Most connections a PostgreSQL pool opens unless configured otherwise.
+pub const PG_MAX_CONNECTIONS: u32 = 16;
+
 impl Db {
     /// Connects to `sqlite://PATH` (created if missing, WAL) or `postgres://…`.
     pub async fn connect(url: &str) -> Result<Db, StoreError> {
+        Db::connect_sized(url, PG_MAX_CONNECTIONS).await
+    }
+
+    /// As [`Db::connect`], with at most `pg_connections` connections to PostgreSQL.
+    pub async fn connect_sized(url: &str, pg_connections: u32) -> Result<Db, StoreError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
-                .max_connections(16)
+                .max_connections(pg_connections.max(1))
                 .acquire_timeout(Duration::from_secs(30))
                 .connect(url)
                 .await?;

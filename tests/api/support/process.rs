@@ -64,6 +64,8 @@ impl ServerProcess {
                 "--log-format",
                 "json",
             ])
+            // Several processes per test, beside other tests on one PostgreSQL server.
+            .args(["--database-max-connections", "4"])
             .arg("--mail-dir")
             .arg(mail.path())
             .args(extra)
