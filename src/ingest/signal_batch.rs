@@ -211,9 +211,15 @@ async fn write_rows(
         .collect();
     fan_out_signals(tx, &new, now).await?;
     // A job change moves the person: member-profile targets follow them to the new company.
-    let moves: Vec<(&str, &str)> = new
+    // In date order, so a person's latest change in the batch is the one that counts.
+    let mut changes: Vec<&SignalRow> = new
         .iter()
         .filter(|row| row.kind == SignalType::JobChange.as_str())
+        .copied()
+        .collect();
+    changes.sort_by_key(|row| row.occurred_at);
+    let moves: Vec<(&str, &str)> = changes
+        .iter()
         .filter_map(|row| Some((row.person_key.as_deref()?, row.company_id.as_str())))
         .collect();
     follow_people(tx, &moves, now).await?;

@@ -26,6 +26,7 @@ each_backend!(
     a_company_page_resolves_by_the_companys_linkedin_url,
     a_member_profile_resolves_to_the_persons_current_company,
     a_member_profile_added_after_a_job_change_resolves_to_the_new_company,
+    a_member_profile_target_follows_the_latest_job_change_of_a_batch,
     an_unknown_domain_stays_pending_and_is_listed_in_pending,
     resolved_companies_counts_the_distinct_companies_of_the_whole_monitor,
     // Pending to resolved.
@@ -657,6 +658,40 @@ async fn a_member_profile_added_after_a_job_change_resolves_to_the_new_company(b
 
     assert_eq!(data["added"][0]["status"], "resolved");
     assert_eq!(data["added"][0]["company"]["id"], globex.as_str());
+}
+
+async fn a_member_profile_target_follows_the_latest_job_change_of_a_batch(backend: Backend) {
+    let (app, team, monitor) = app_with_monitor(backend).await;
+    let acme = import_acme(&app).await;
+    let globex = import_globex(&app).await;
+    app.import_people(json!([{
+        "linkedinUrl": "https://www.linkedin.com/in/jane-doe", "name": "Jane Doe",
+        "companyWebsite": "https://acme.com"
+    }]))
+    .await;
+    let data = add_ok(&app, &team, &monitor, json!(["linkedin.com/in/jane-doe"])).await;
+    assert_eq!(data["added"][0]["company"]["id"], acme.as_str());
+    let change = |company: &str, at: &str| {
+        json!({ "companyId": company, "personName": "Jane Doe", "newRole": "CTO",
+            "personLinkedinUrl": "https://www.linkedin.com/in/jane-doe", "occurredAt": at })
+    };
+
+    let moved = app
+        .admin(
+            reqwest::Method::POST,
+            "/signals/job-changes",
+            Some(json!([
+                change(&globex, "2026-11-20T10:00:00Z"),
+                change(&acme, "2026-01-10T10:00:00Z")
+            ])),
+        )
+        .await;
+
+    assert_eq!(moved.status, 200, "{:?}", moved.body);
+    let listed = app
+        .get(&format!("/api/v2/monitors/{monitor}/targets"), &team.key)
+        .await;
+    assert_eq!(listed.data()[0]["company"]["id"], globex.as_str());
 }
 
 async fn an_unknown_domain_stays_pending_and_is_listed_in_pending(backend: Backend) {
