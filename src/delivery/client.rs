@@ -102,6 +102,11 @@ impl WebhookClient {
         })
     }
 
+    /// The bound on each whole attempt.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
     /// POSTs `body` (already serialized JSON) with the given headers (plus
     /// `Content-Type: application/json` and a User-Agent `signalwatch-webhooks/<version>`).
     /// Never panics, never returns Err: every failure is a [`PostOutcome`] with `error` set.

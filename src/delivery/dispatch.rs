@@ -23,6 +23,21 @@ use crate::store::outbox::{
 };
 use crate::store::{Db, StoreError, new_id};
 
+/// Time beyond the webhook timeout a lease allows for recording the outcome.
+const LEASE_SLACK_MS: i64 = 10_000;
+
+/// The longest worker lease. The worker renews the leases of attempts still under way, so a
+/// lease need not cover a whole attempt; once a worker dies its leases run out within this, which
+/// keeps "in-flight deliveries are attempted again within 30 s of a restart" true whatever the
+/// webhook timeout.
+const MAX_LEASE_MS: i64 = 25_000;
+
+/// The worker lease for a webhook timeout: the whole attempt plus slack, at most
+/// [`MAX_LEASE_MS`].
+fn lease_ms(timeout: Duration) -> i64 {
+    (timeout.as_millis() as i64 + LEASE_SLACK_MS).min(MAX_LEASE_MS)
+}
+
 /// What an inline send came to (the test event, a manual retry).
 #[derive(Debug, Clone)]
 pub struct SentDelivery {
@@ -59,12 +74,16 @@ impl Dispatcher {
             client: WebhookClient::new(config.allow_private_webhooks, timeout)?,
             schedule: config.retry_schedule.0.clone(),
             owner: format!("{}:{}", std::process::id(), new_id()),
-            // Long enough for one attempt; short enough that a crashed worker's deliveries go
-            // out again within 30 s of a restart (with the default 15 s timeout).
-            lease_ms: (timeout.as_millis() as i64) + 10_000,
+            lease_ms: lease_ms(timeout),
             wake: Notify::new(),
             announcing: Arc::default(),
         })
+    }
+
+    /// How long an inline send (test event, manual retry) holds its delivery: the whole attempt,
+    /// as nothing renews that lease.
+    fn inline_lease_ms(&self) -> i64 {
+        self.client.timeout().as_millis() as i64 + LEASE_SLACK_MS
     }
 
     /// The database deliveries live in.
@@ -201,7 +220,13 @@ impl Dispatcher {
             created_at: now,
         };
         insert_deliveries(&mut tx, &[delivery]).await?;
-        let leased = lease_one(&mut tx, &delivery_id, &self.owner, now + self.lease_ms).await?;
+        let leased = lease_one(
+            &mut tx,
+            &delivery_id,
+            &self.owner,
+            now + self.inline_lease_ms(),
+        )
+        .await?;
         tx.commit().await?;
         self.send_inline(leased, None).await
     }
@@ -215,7 +240,7 @@ impl Dispatcher {
         let Some(replay) = queue_replay(&mut tx, delivery_id, now).await? else {
             return Err(StoreError::NotFound);
         };
-        let leased = lease_one(&mut tx, &replay, &self.owner, now + self.lease_ms).await?;
+        let leased = lease_one(&mut tx, &replay, &self.owner, now + self.inline_lease_ms()).await?;
         tx.commit().await?;
         self.send_inline(leased, Some(delivery_id.to_string()))
             .await
@@ -241,5 +266,17 @@ impl Dispatcher {
             attempt_count: record.attempt,
             success: record.status == "done",
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lease_covers_the_attempt_plus_slack_but_never_outlasts_25_seconds() {
+        assert_eq!(lease_ms(Duration::from_secs(2)), 12_000);
+        assert_eq!(lease_ms(Duration::from_secs(15)), 25_000);
+        assert_eq!(lease_ms(Duration::from_secs(60)), 25_000);
     }
 }

@@ -15,7 +15,8 @@ use tokio_util::sync::CancellationToken;
 use super::dispatch::Dispatcher;
 use crate::domain::time::now_ms;
 use crate::store::deliveries::{
-    AttemptRecord, Claim, claim_due, expire_held, record_attempts, release, release_all,
+    AttemptRecord, Claim, claim_due, expire_held, extend_leases, record_attempts, release,
+    release_all,
 };
 use crate::store::outbox::listen_queued;
 
@@ -72,8 +73,13 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
     let recorder = tokio::spawn(record_loop(dispatcher.clone(), receiver, in_flight.clone()));
     tokio::spawn(hear_announcements(dispatcher.clone(), shutdown.clone()));
     let mut last_expiry = 0;
+    let mut last_renewal = now_ms();
     while !shutdown.is_cancelled() {
         let now = now_ms();
+        if now - last_renewal > dispatcher.lease_ms() / 3 {
+            last_renewal = now;
+            renew_leases(&dispatcher, &in_flight, now).await;
+        }
         if now - last_expiry > 60_000 {
             last_expiry = now;
             if let Err(err) = expire_held(dispatcher.db(), now).await {
@@ -104,6 +110,18 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
         Ok(0) => {}
         Ok(n) => tracing::info!(released = n, "delivery leases released at shutdown"),
         Err(err) => tracing::error!(error = %err, "releasing delivery leases failed"),
+    }
+}
+
+/// Extends the leases of this process's attempts still under way, so an attempt longer than a
+/// lease keeps its delivery (a dead process renews nothing, and its leases run out).
+async fn renew_leases(dispatcher: &Dispatcher, in_flight: &InFlight, now: i64) {
+    if in_flight.unrecorded.load(Ordering::Acquire) == 0 {
+        return;
+    }
+    let until = now + dispatcher.lease_ms();
+    if let Err(err) = extend_leases(dispatcher.db(), dispatcher.owner(), now, until).await {
+        tracing::error!(error = %err, "renewing delivery leases failed");
     }
 }
 

@@ -216,6 +216,20 @@ pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<(), StoreErro
     tx.commit().await
 }
 
+/// Extends to `until` every lease `owner` holds that has not run out by `now`; returns how many.
+pub async fn extend_leases(db: &Db, owner: &str, now: i64, until: i64) -> Result<u64, StoreError> {
+    Ok(on_db!(db, |pool| sqlx::query(
+        "UPDATE deliveries SET lease_until = $3 WHERE lease_owner = $1 AND status = 'pending' \
+         AND lease_until >= $2"
+    )
+    .bind(owner)
+    .bind(now)
+    .bind(until)
+    .execute(pool)
+    .await
+    .map(|r| r.rows_affected()))?)
+}
+
 /// Gives back every lease `owner` still holds (a process shutting down), so another worker
 /// can take the deliveries at once instead of after the lease runs out.
 pub async fn release_all(db: &Db, owner: &str) -> Result<u64, StoreError> {
