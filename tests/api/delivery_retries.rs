@@ -20,6 +20,7 @@ each_backend!(
     a_huge_response_body_does_not_hold_up_the_delivery,
     a_429_with_retry_after_waits_at_least_that_long_and_is_charged_once_when_it_succeeds,
     a_refused_connection_is_retried_on_schedule_then_failed_and_costs_nothing,
+    a_retry_falling_due_while_the_monitor_is_paused_waits_and_goes_out_after_it_resumes,
 );
 
 const ROUND: &str = "f3000000-0000-4000-8000-000000000001";
@@ -182,4 +183,36 @@ async fn a_refused_connection_is_retried_on_schedule_then_failed_and_costs_nothi
     }
     assert_eq!(w.credits().await, before);
     assert_eq!(FAST[3], "1,1", "the schedule this test counts on");
+}
+
+async fn a_retry_falling_due_while_the_monitor_is_paused_waits_and_goes_out_after_it_resumes(
+    backend: Backend,
+) {
+    let w = Watching::start(backend, &[]).await;
+    let before = w.credits().await;
+    let path = format!("/api/v2/monitors/{}", w.monitor_id);
+    w.receiver.script([Answer::Status(500)]);
+
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+    w.receiver.wait_for(1, SOON).await;
+    let paused = w
+        .app
+        .put(&path, &w.team.key, json!({ "active": false }))
+        .await;
+    assert_eq!(paused.status, 200, "{:?}", paused.body);
+
+    // The retry falls due a second later ("1,1"), and waits while the monitor is paused.
+    assert_stays_at(&w.receiver, 1, Duration::from_millis(2500)).await;
+    assert_eq!(w.credits().await, before);
+
+    let resumed = w
+        .app
+        .put(&path, &w.team.key, json!({ "active": true }))
+        .await;
+    assert_eq!(resumed.status, 200, "{:?}", resumed.body);
+    let got = w.receiver.wait_for(2, SOON).await;
+    assert_eq!(got[0].json()["event_id"], got[1].json()["event_id"]);
+    w.wait_for_credits(before - 1).await;
+    let delivery = w.wait_for_delivery("done").await;
+    assert_eq!(attempt_statuses(&delivery), [Some(500), Some(200)]);
 }
