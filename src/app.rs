@@ -91,10 +91,13 @@ impl Application {
         let worker_deadline =
             Duration::from_millis(self.state.dispatcher.lease_ms().max(0) as u64) + WORKER_SLACK;
         let requests = async {
-            match self.listener {
-                Some(listener) => serve(listener, self.state.clone(), &shutdown).await,
-                None => Ok(()),
-            }
+            let Some(listener) = self.listener else {
+                return Ok(());
+            };
+            let served = serve(listener, self.state.clone(), &shutdown).await;
+            // Should the server have stopped on an error, the workers stop with it.
+            shutdown.cancel();
+            served
         };
         let work = async {
             shutdown.cancelled().await;
