@@ -37,10 +37,12 @@ pub async fn is_empty(db: &Db) -> bool {
 /// Loads the demo data set and team into an empty database and prints how to try it.
 pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
+    let now = Utc::now();
     let options = DemoOptions {
         scale: Scale::S,
         seed: 1,
-        anchor: Utc::now().date_naive(),
+        anchor: now.date_naive(),
+        now,
         out: dir.path().to_path_buf(),
     };
     println!("Generating and loading the demo data set…");
