@@ -23,6 +23,7 @@ mod lists_support;
 mod monitor_delivery;
 mod monitors;
 mod ops;
+mod profile_targets;
 mod scale_out;
 mod shared_limits;
 mod shutdown;
