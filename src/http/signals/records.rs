@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::record_parts::{self, SourceShape};
 use crate::domain::person_name::mask_person_name;
+use crate::domain::record_parts::{self, SourceShape};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, parse_rfc3339_ms};
 use crate::store::signal_lists::SignalListRow;
@@ -90,7 +90,16 @@ fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&st
         put(out, key, lower_case(field(key)));
     }
     copy(out, field, &["amount", "currency", "announcedDate"]);
-    copy(out, field, &["confidenceScore", "verificationStatus"]);
+    put(
+        out,
+        "confidenceScore",
+        record_parts::confidence_score(field("confidenceScore")),
+    );
+    put(
+        out,
+        "verificationStatus",
+        record_parts::verification_status(&field("verificationStatus")),
+    );
     put(out, "isFreeAccess", free_access());
     put(
         out,

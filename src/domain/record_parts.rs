@@ -1,10 +1,13 @@
-//! The nested arrays of a signal record (`investors`, `sources`) in their documented shapes,
-//! whatever subset or spelling of their fields an import stored: every documented key is present,
-//! absent ones as `null` (booleans as `false`), and timestamps in the service's form.
+//! Parts of a signal record in their documented shapes, whatever subset or spelling an import
+//! stored, shared by the list records and the webhook events: the nested arrays (`investors`,
+//! `sources`) with every documented key present, absent ones as `null` (booleans as `false`) and
+//! timestamps in the service's form; a funding round's `confidenceScore` as a number and its
+//! `verificationStatus` as one of its three values.
 
 use serde_json::{Map, Value, json};
 
-use crate::domain::time::{format_ms, parse_rfc3339_ms};
+use super::time::{format_ms, parse_rfc3339_ms};
+use super::vocabulary::shown_verification_status;
 
 /// Which `sources` shape a record carries: funding and acquisitions show the full one, job
 /// changes only `{url, sourceType}`.
@@ -47,6 +50,26 @@ pub fn sources(value: Value, shape: SourceShape) -> Value {
             }),
         })
         .collect()
+}
+
+/// `confidenceScore`: a number, also when stored as numeric text; null when absent.
+pub fn confidence_score(value: Value) -> Value {
+    match value {
+        Value::Number(_) => value,
+        Value::String(s) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number),
+        _ => Value::Null,
+    }
+}
+
+/// `verificationStatus`: `verified`, `unverified` or `pending`, never null (see
+/// [`shown_verification_status`]).
+pub fn verification_status(value: &Value) -> Value {
+    json!(shown_verification_status(value.as_str()))
 }
 
 /// The objects of an array; a string item becomes `{key: string}`, anything else is dropped.
@@ -98,6 +121,18 @@ mod tests {
                  "isLead": true}
             ])
         );
+    }
+
+    #[test]
+    fn a_round_without_verification_details_shows_unverified_and_no_score() {
+        assert_eq!(verification_status(&Value::Null), json!("unverified"));
+        assert_eq!(verification_status(&json!("Verified")), json!("verified"));
+        assert_eq!(verification_status(&json!("pending")), json!("pending"));
+        assert_eq!(verification_status(&json!("checked")), json!("unverified"));
+        assert_eq!(confidence_score(Value::Null), Value::Null);
+        assert_eq!(confidence_score(json!(0.8)), json!(0.8));
+        assert_eq!(confidence_score(json!("0.5")), json!(0.5));
+        assert_eq!(confidence_score(json!("high")), Value::Null);
     }
 
     #[test]

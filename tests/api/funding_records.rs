@@ -1,0 +1,73 @@
+//! A funding round that was imported without its verification details still shows the record
+//! of the specification: `verificationStatus` is one of its three values, never null, and the
+//! `verification_status` filter agrees with what the record shows.
+
+use serde_json::{Value, json};
+
+use crate::each_backend;
+use crate::lists_support::{FUNDING, Lists, company, import_signals, record_id};
+use crate::support::Backend;
+
+each_backend!(
+    a_round_without_verification_details_shows_unverified_and_a_null_score,
+    the_verification_filter_finds_rounds_by_the_status_they_show,
+);
+
+const BARE: &str = "f5000000-0000-4000-8000-000000000001";
+const CHECKED: &str = "f5000000-0000-4000-8000-000000000002";
+
+/// One round without `verificationStatus`/`confidenceScore`, one with them (in capitals).
+async fn two_rounds(backend: Backend) -> Lists {
+    let lists = Lists::with_companies(backend).await;
+    import_signals(
+        &lists.app,
+        "funding",
+        json!([
+            { "signalId": BARE, "companyId": company::ACME, "occurredAt": "2025-05-01T10:00:00Z",
+              "roundType": "seed", "amount": 1_000_000, "currency": "USD" },
+            { "signalId": CHECKED, "companyId": company::GLOBEX,
+              "occurredAt": "2025-05-02T10:00:00Z", "roundType": "seed", "amount": 2_000_000,
+              "currency": "USD", "verificationStatus": "Verified", "confidenceScore": 0.8 }
+        ]),
+    )
+    .await;
+    lists
+}
+
+fn by_id(rows: &[Value], id: &str) -> Value {
+    rows.iter()
+        .find(|r| record_id(r) == id)
+        .unwrap_or_else(|| panic!("{id} not in {rows:?}"))
+        .clone()
+}
+
+async fn a_round_without_verification_details_shows_unverified_and_a_null_score(backend: Backend) {
+    let lists = two_rounds(backend).await;
+
+    let rows = lists.rows(FUNDING, &[]).await;
+
+    let bare = by_id(&rows, BARE);
+    assert_eq!(bare["verificationStatus"], "unverified", "{bare}");
+    assert_eq!(bare["confidenceScore"], Value::Null, "{bare}");
+    let checked = by_id(&rows, CHECKED);
+    assert_eq!(checked["verificationStatus"], "verified", "{checked}");
+    assert_eq!(checked["confidenceScore"], 0.8, "{checked}");
+}
+
+async fn the_verification_filter_finds_rounds_by_the_status_they_show(backend: Backend) {
+    let lists = two_rounds(backend).await;
+
+    let unverified = lists
+        .ids(FUNDING, &[("verification_status", "unverified")])
+        .await;
+    let verified = lists
+        .ids(FUNDING, &[("verification_status", "verified")])
+        .await;
+    let pending = lists
+        .ids(FUNDING, &[("verification_status", "pending")])
+        .await;
+
+    assert_eq!(unverified, [BARE]);
+    assert_eq!(verified, [CHECKED]);
+    assert!(pending.is_empty(), "{pending:?}");
+}
