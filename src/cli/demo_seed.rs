@@ -136,10 +136,14 @@ fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {
             .choose(rng)
             .copied()
             .unwrap_or("Engineer");
+            let job_id = rng
+                .random_range(4_000_000_000_u64..5_000_000_000)
+                .to_string();
             (
                 SignalType::Hiring,
                 json!({
                     "companyId": company_id, "datePosted": now, "createdAt": now, "title": title,
+                    "jobId": job_id, "jobUrl": format!("https://www.linkedin.com/jobs/view/{job_id}"),
                     "descriptionText": "A new role on a growing team.", "numApplicants": "0"
                 }),
             )
@@ -153,10 +157,12 @@ fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {
             .choose(rng)
             .copied()
             .unwrap_or("Director");
+            let person = rng.random_range(1000..10_000);
             (
                 SignalType::JobChange,
                 json!({
                     "companyId": company_id, "occurredAt": now, "personName": "Alex Demo",
+                    "personLinkedinUrl": format!("https://www.linkedin.com/in/alex-demo-{person}"),
                     "newRole": role, "source": "linkedin"
                 }),
             )

@@ -154,6 +154,21 @@ fn signals_use_the_accepted_vocabularies_and_known_companies() {
         assert_eq!(leads, 1);
         assert!(row["amount"].is_u64());
     }
+    let documented = ["press_release", "news_article", "blog_post"];
+    let deals = [
+        rows(dir.path(), "funding.ndjson"),
+        rows(dir.path(), "acquisitions.ndjson"),
+    ];
+    for source in deals
+        .iter()
+        .flatten()
+        .flat_map(|r| r["sources"].as_array().expect("sources"))
+    {
+        assert!(
+            documented.contains(&str_field(source, "sourceType")),
+            "{source}"
+        );
+    }
     for row in rows(dir.path(), "acquisitions.ndjson") {
         assert_ne!(row["companyId"], row["acquiringCompanyId"]);
         assert!(ids.contains(str_field(&row, "acquiringCompanyId")));
