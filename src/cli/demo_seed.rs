@@ -121,7 +121,8 @@ fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {
             (
                 SignalType::FundingRound,
                 json!({
-                    "companyId": company_id, "occurredAt": now, "roundType": round,
+                    "companyId": company_id, "occurredAt": now, "announcedDate": &now[..10],
+                    "roundType": round,
                     "amount": amount, "currency": "USD", "verificationStatus": "unverified",
                     "investors": [], "sources": []
                 }),
