@@ -131,7 +131,7 @@ fn funding_round(row: &SignalRow, field: &dyn Fn(&str) -> Value) -> Value {
         "roundFlavor": lower(field("roundFlavor")),
         "amount": row.amount,
         "currency": row.currency,
-        "announcedDate": field("announcedDate"),
+        "announcedDate": record_parts::calendar_date(field("announcedDate")),
         "confidenceScore": record_parts::confidence_score(field("confidenceScore")),
         "verificationStatus": record_parts::verification_status(&field("verificationStatus")),
         "investors": investors(field("investors")),
@@ -156,7 +156,7 @@ fn acquisition(
             Value::Number(n) => json!(n.to_string()),
             other => other,
         },
-        "announcedDate": field("announcedDate"),
+        "announcedDate": record_parts::calendar_date(field("announcedDate")),
     })
 }
 

@@ -1,9 +1,11 @@
 //! Parts of a signal record in their documented shapes, whatever subset or spelling an import
 //! stored, shared by the list records and the webhook events: the nested arrays (`investors`,
 //! `sources`) with every documented key present, absent ones as `null` (booleans as `false`) and
-//! timestamps in the service's form; a funding round's `confidenceScore` as a number and its
+//! timestamps in the service's form; a deal's `amount` as an integer, `currency` in capitals and
+//! `announcedDate` as a date; a funding round's `confidenceScore` as a number and its
 //! `verificationStatus` as one of its three values.
 
+use chrono::NaiveDate;
 use serde_json::{Map, Value, json};
 
 use super::time::{format_ms, parse_rfc3339_ms};
@@ -50,6 +52,41 @@ pub fn sources(value: Value, shape: SourceShape) -> Value {
             }),
         })
         .collect()
+}
+
+/// A deal's `amount`: whole units as an integer, also when stored as numeric text (as the
+/// amount filters read it); null when absent or not a number.
+pub fn whole_amount(value: Value) -> Value {
+    let amount = match &value {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
+        Value::String(s) => s.trim().parse::<i64>().ok(),
+        _ => None,
+    };
+    json!(amount)
+}
+
+/// A deal's `currency`: the ISO 4217 code in capitals (as the currency filters read it).
+pub fn currency_code(value: Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(s.trim().to_uppercase()),
+        _ => Value::Null,
+    }
+}
+
+/// `announcedDate`: a `YYYY-MM-DD` date, also when stored as a timestamp (its UTC day); other
+/// text as stored.
+pub fn calendar_date(value: Value) -> Value {
+    let Value::String(text) = &value else {
+        return Value::Null;
+    };
+    let text = text.trim();
+    if NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok() {
+        return json!(text);
+    }
+    match parse_rfc3339_ms(text) {
+        Some(ms) => json!(format_ms(ms)[..10]),
+        None => value,
+    }
 }
 
 /// `confidenceScore`: a number, also when stored as numeric text; null when absent.
@@ -121,6 +158,22 @@ mod tests {
                  "isLead": true}
             ])
         );
+    }
+
+    #[test]
+    fn deal_facts_come_back_in_their_documented_types() {
+        assert_eq!(whole_amount(json!("2000000")), json!(2_000_000));
+        assert_eq!(whole_amount(json!(1500000.0)), json!(1_500_000));
+        assert_eq!(whole_amount(json!("lots")), Value::Null);
+        assert_eq!(currency_code(json!(" usd")), json!("USD"));
+        assert_eq!(currency_code(json!(3)), Value::Null);
+        assert_eq!(calendar_date(json!("2026-03-17")), json!("2026-03-17"));
+        assert_eq!(
+            calendar_date(json!("2026-03-17T23:30:00-02:00")),
+            json!("2026-03-18")
+        );
+        assert_eq!(calendar_date(json!("spring")), json!("spring"));
+        assert_eq!(calendar_date(Value::Null), Value::Null);
     }
 
     #[test]

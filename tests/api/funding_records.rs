@@ -1,6 +1,8 @@
-//! A funding round that was imported without its verification details still shows the record
-//! of the specification: `verificationStatus` is one of its three values, never null, and the
-//! `verification_status` filter agrees with what the record shows.
+//! A funding round that was imported loosely (without its verification details, its amount as
+//! text, its currency in small letters, its announcement as a timestamp) still shows the record
+//! of the specification: `verificationStatus` is one of its three values, never null (and the
+//! `verification_status` filter agrees), `amount` an integer, `currency` an ISO 4217 code and
+//! `announcedDate` a date.
 
 use serde_json::{Value, json};
 
@@ -10,13 +12,15 @@ use crate::support::Backend;
 
 each_backend!(
     a_round_without_verification_details_shows_unverified_and_a_null_score,
+    a_loosely_imported_round_shows_its_amount_currency_and_date_in_their_documented_types,
     the_verification_filter_finds_rounds_by_the_status_they_show,
 );
 
 const BARE: &str = "f5000000-0000-4000-8000-000000000001";
 const CHECKED: &str = "f5000000-0000-4000-8000-000000000002";
 
-/// One round without `verificationStatus`/`confidenceScore`, one with them (in capitals).
+/// One round without `verificationStatus`/`confidenceScore` and with loosely typed deal facts,
+/// one with them all (its status in capitals).
 async fn two_rounds(backend: Backend) -> Lists {
     let lists = Lists::with_companies(backend).await;
     import_signals(
@@ -24,7 +28,8 @@ async fn two_rounds(backend: Backend) -> Lists {
         "funding",
         json!([
             { "signalId": BARE, "companyId": company::ACME, "occurredAt": "2025-05-01T10:00:00Z",
-              "roundType": "seed", "amount": 1_000_000, "currency": "USD" },
+              "roundType": "seed", "amount": "1000000", "currency": "usd",
+              "announcedDate": "2025-05-01T23:30:00-02:00" },
             { "signalId": CHECKED, "companyId": company::GLOBEX,
               "occurredAt": "2025-05-02T10:00:00Z", "roundType": "seed", "amount": 2_000_000,
               "currency": "USD", "verificationStatus": "Verified", "confidenceScore": 0.8 }
@@ -52,6 +57,21 @@ async fn a_round_without_verification_details_shows_unverified_and_a_null_score(
     let checked = by_id(&rows, CHECKED);
     assert_eq!(checked["verificationStatus"], "verified", "{checked}");
     assert_eq!(checked["confidenceScore"], 0.8, "{checked}");
+}
+
+async fn a_loosely_imported_round_shows_its_amount_currency_and_date_in_their_documented_types(
+    backend: Backend,
+) {
+    let lists = two_rounds(backend).await;
+
+    let rows = lists.rows(FUNDING, &[("currency", "USD")]).await;
+
+    let bare = by_id(&rows, BARE);
+    assert_eq!(bare["amount"], 1_000_000, "{bare}");
+    assert_eq!(bare["currency"], "USD", "{bare}");
+    assert_eq!(bare["announcedDate"], "2025-05-02", "{bare}");
+    let by_amount = lists.ids(FUNDING, &[("amount_max", "1500000")]).await;
+    assert_eq!(by_amount, [BARE]);
 }
 
 async fn the_verification_filter_finds_rounds_by_the_status_they_show(backend: Backend) {

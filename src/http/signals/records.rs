@@ -79,6 +79,21 @@ fn people_company(out: &mut Map<String, Value>, row: &SignalListRow) {
     put(out, "companyCategories", json!(row.c_categories));
 }
 
+/// `amount`, `currency` and `announcedDate` of a funding round or an acquisition.
+fn deal_facts(out: &mut Map<String, Value>, field: &dyn Fn(&str) -> Value) {
+    put(out, "amount", record_parts::whole_amount(field("amount")));
+    put(
+        out,
+        "currency",
+        record_parts::currency_code(field("currency")),
+    );
+    put(
+        out,
+        "announcedDate",
+        record_parts::calendar_date(field("announcedDate")),
+    );
+}
+
 fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str) -> Value) {
     dates(out, row);
     deal_company(out, row);
@@ -89,7 +104,7 @@ fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&st
     for key in ["roundType", "roundFlavor"] {
         put(out, key, lower_case(field(key)));
     }
-    copy(out, field, &["amount", "currency", "announcedDate"]);
+    deal_facts(out, field);
     put(
         out,
         "confidenceScore",
@@ -121,9 +136,8 @@ fn acquisition(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn
     put(out, "companyDescription", json!(row.c_description));
     put(out, "companyEmployeeCount", json!(row.c_employee_count));
     put(out, "acquiringCompanyId", json!(row.o_id));
-    copy(out, field, &["amount", "currency"]);
+    deal_facts(out, field);
     put(out, "percentage", text_value(field("percentage")));
-    copy(out, field, &["announcedDate"]);
     put(out, "isFreeAccess", free_access());
     let acquirer = row.o_id.as_ref().map(|id| {
         json!({
