@@ -54,9 +54,10 @@ pub fn sources(value: Value, shape: SourceShape) -> Value {
         .collect()
 }
 
-/// A deal's `amount`: whole units as an integer, also when stored as numeric text (as the
-/// amount filters read it); null when absent or not a number.
-pub fn whole_amount(value: Value) -> Value {
+/// An integer field (a deal's `amount` in whole units, a person's follower count): an integer,
+/// also when stored as numeric text (as the amount filters read it); null when absent or not a
+/// number.
+pub fn integer(value: Value) -> Value {
     let amount = match &value {
         Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f as i64)),
         Value::String(s) => s.trim().parse::<i64>().ok(),
@@ -162,9 +163,9 @@ mod tests {
 
     #[test]
     fn deal_facts_come_back_in_their_documented_types() {
-        assert_eq!(whole_amount(json!("2000000")), json!(2_000_000));
-        assert_eq!(whole_amount(json!(1500000.0)), json!(1_500_000));
-        assert_eq!(whole_amount(json!("lots")), Value::Null);
+        assert_eq!(integer(json!("2000000")), json!(2_000_000));
+        assert_eq!(integer(json!(1500000.0)), json!(1_500_000));
+        assert_eq!(integer(json!("lots")), Value::Null);
         assert_eq!(currency_code(json!(" usd")), json!("USD"));
         assert_eq!(currency_code(json!(3)), Value::Null);
         assert_eq!(calendar_date(json!("2026-03-17")), json!("2026-03-17"));

@@ -81,7 +81,7 @@ fn people_company(out: &mut Map<String, Value>, row: &SignalListRow) {
 
 /// `amount`, `currency` and `announcedDate` of a funding round or an acquisition.
 fn deal_facts(out: &mut Map<String, Value>, field: &dyn Fn(&str) -> Value) {
-    put(out, "amount", record_parts::whole_amount(field("amount")));
+    put(out, "amount", record_parts::integer(field("amount")));
     put(
         out,
         "currency",
@@ -160,7 +160,6 @@ fn hiring(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str
         out,
         field,
         &[
-            "jobId",
             "jobUrl",
             "title",
             "location",
@@ -169,6 +168,7 @@ fn hiring(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str
             "jobCountry",
         ],
     );
+    put(out, "jobId", text_value(field("jobId")));
     put(out, "datePosted", json!(format_ms(row.occurred_at)));
     put(out, "validThrough", timestamp_value(field("validThrough")));
     copy(
@@ -197,23 +197,18 @@ fn job_change(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(
     );
     copy(out, field, &["personLinkedinUrl"]);
     put(out, "companyLinkedinUrl", json!(row.c_linkedin_url));
-    copy(
-        out,
-        field,
-        &["newRole", "postContent", "takenFrom", "source"],
-    );
+    copy(out, field, &["newRole", "postContent", "takenFrom"]);
+    put(out, "source", lower_case(field("source")));
     put(out, "companyName", json!(row.c_name));
     copy(
         out,
         field,
         &["personCurrentTitle", "personHeadline", "personLocation"],
     );
-    copy(
-        out,
-        field,
-        &["personCity", "personCountry", "personFollowers"],
-    );
-    copy(out, field, &["personConnections"]);
+    copy(out, field, &["personCity", "personCountry"]);
+    for key in ["personFollowers", "personConnections"] {
+        put(out, key, record_parts::integer(field(key)));
+    }
     put(out, "personPosts", json_text(field("personPosts")));
     people_company(out, row);
     put(out, "isFreeAccess", free_access());

@@ -1,19 +1,23 @@
-//! A funding round that was imported loosely (without its verification details, its amount as
+//! Records imported loosely keep the types of the specification. A funding round imported (without its verification details, its amount as
 //! text, its currency in small letters, its announcement as a timestamp) still shows the record
 //! of the specification: `verificationStatus` is one of its three values, never null (and the
 //! `verification_status` filter agrees), `amount` an integer, `currency` an ISO 4217 code and
-//! `announcedDate` a date.
+//! `announcedDate` a date. A job change's `source` is one of its lower-case values and its
+//! follower counts integers; a posting's `jobId` is text.
 
 use serde_json::{Value, json};
 
 use crate::each_backend;
-use crate::lists_support::{FUNDING, Lists, company, import_signals, record_id};
+use crate::lists_support::{
+    FUNDING, HIRING, JOB_CHANGES, Lists, company, import_signals, record_id,
+};
 use crate::support::Backend;
 
 each_backend!(
     a_round_without_verification_details_shows_unverified_and_a_null_score,
     a_loosely_imported_round_shows_its_amount_currency_and_date_in_their_documented_types,
     the_verification_filter_finds_rounds_by_the_status_they_show,
+    a_loosely_imported_job_change_and_posting_show_their_documented_types,
 );
 
 const BARE: &str = "f5000000-0000-4000-8000-000000000001";
@@ -90,4 +94,33 @@ async fn the_verification_filter_finds_rounds_by_the_status_they_show(backend: B
     assert_eq!(unverified, [BARE]);
     assert_eq!(verified, [CHECKED]);
     assert!(pending.is_empty(), "{pending:?}");
+}
+
+async fn a_loosely_imported_job_change_and_posting_show_their_documented_types(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    import_signals(
+        &lists.app,
+        "job-changes",
+        json!([{ "signalId": "e5000000-0000-4000-8000-000000000001", "companyId": company::ACME,
+                 "occurredAt": "2025-05-01T10:00:00Z", "personName": "Jane Doe",
+                 "newRole": "CTO", "source": "LinkedIn", "personFollowers": "1200",
+                 "personConnections": 300 }]),
+    )
+    .await;
+    import_signals(
+        &lists.app,
+        "hiring",
+        json!([{ "id": "b5000000-0000-4000-8000-000000000001", "companyId": company::ACME,
+                 "title": "Engineer", "jobId": 4_012_345_678_u64,
+                 "jobUrl": "https://jobs.example/4012345678", "datePosted": "2025-05-01T10:00:00Z" }]),
+    )
+    .await;
+
+    let change = &lists.rows(JOB_CHANGES, &[("source", "linkedin")]).await[0];
+    let posting = &lists.rows(HIRING, &[]).await[0];
+
+    assert_eq!(change["source"], "linkedin", "{change}");
+    assert_eq!(change["personFollowers"], 1200, "{change}");
+    assert_eq!(change["personConnections"], 300, "{change}");
+    assert_eq!(posting["jobId"], "4012345678", "{posting}");
 }
