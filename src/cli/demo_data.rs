@@ -15,23 +15,26 @@ pub struct DemoDataArgs {
     /// Size of the data set: s (2,000 companies), m (20,000) or l (200,000)
     #[arg(long, value_enum, default_value = "s")]
     pub scale: Scale,
-    /// Random seed; the same scale, seed and anchor date give byte-identical files
+    /// Random seed; the same scale, seed and a past anchor date give byte-identical files
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Directory to write the six .ndjson files into (created if missing)
     #[arg(long)]
     pub out: PathBuf,
-    /// Last day (YYYY-MM-DD) of the two years the signals are spread over [default: today, UTC]
+    /// Last day (YYYY-MM-DD) of the two years the signals are spread over; nothing is dated after
+    /// the moment of generation, so on today (the default, UTC) the data stops at the current time
     #[arg(long = "anchor-date", alias = "anchor_date")]
     pub anchor_date: Option<NaiveDate>,
 }
 
 /// Generates the files with a progress bar on stderr, then prints one summary line.
 pub fn run(args: DemoDataArgs) -> anyhow::Result<()> {
+    let now = Utc::now();
     let options = DemoOptions {
         scale: args.scale,
         seed: args.seed,
-        anchor: args.anchor_date.unwrap_or_else(|| Utc::now().date_naive()),
+        anchor: args.anchor_date.unwrap_or_else(|| now.date_naive()),
+        now,
         out: args.out,
     };
     let progress = ProgressBar::new(0).with_style(

@@ -37,10 +37,12 @@ pub async fn is_empty(db: &Db) -> bool {
 /// Loads the demo data set and team into an empty database and prints how to try it.
 pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
+    let now = Utc::now();
     let options = DemoOptions {
         scale: Scale::S,
         seed: 1,
-        anchor: Utc::now().date_naive(),
+        anchor: now.date_naive(),
+        now,
         out: dir.path().to_path_buf(),
     };
     println!("Generating and loading the demo data set…");
@@ -119,7 +121,8 @@ fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {
             (
                 SignalType::FundingRound,
                 json!({
-                    "companyId": company_id, "occurredAt": now, "roundType": round,
+                    "companyId": company_id, "occurredAt": now, "announcedDate": &now[..10],
+                    "roundType": round,
                     "amount": amount, "currency": "USD", "verificationStatus": "unverified",
                     "investors": [], "sources": []
                 }),
@@ -134,10 +137,14 @@ fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {
             .choose(rng)
             .copied()
             .unwrap_or("Engineer");
+            let job_id = rng
+                .random_range(4_000_000_000_u64..5_000_000_000)
+                .to_string();
             (
                 SignalType::Hiring,
                 json!({
                     "companyId": company_id, "datePosted": now, "createdAt": now, "title": title,
+                    "jobId": job_id, "jobUrl": format!("https://www.linkedin.com/jobs/view/{job_id}"),
                     "descriptionText": "A new role on a growing team.", "numApplicants": "0"
                 }),
             )
@@ -151,10 +158,12 @@ fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {
             .choose(rng)
             .copied()
             .unwrap_or("Director");
+            let person = rng.random_range(1000..10_000);
             (
                 SignalType::JobChange,
                 json!({
                     "companyId": company_id, "occurredAt": now, "personName": "Alex Demo",
+                    "personLinkedinUrl": format!("https://www.linkedin.com/in/alex-demo-{person}"),
                     "newRole": role, "source": "linkedin"
                 }),
             )

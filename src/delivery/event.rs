@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::domain::person_name::mask_person_name;
+use crate::domain::record_parts::{self, SourceShape};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::format_ms;
 use crate::store::company_lists::CompanyRow;
@@ -34,7 +35,15 @@ pub fn signal_event_data(
     );
     data.insert("company".into(), json!(company.map(CompanyRow::record)));
     data.insert("employees".into(), json!([]));
-    data.insert("sources".into(), array(field("sources")));
+    // As the lists show them: job changes `{url, sourceType}`, other kinds the full shape.
+    let shape = match kind {
+        SignalType::JobChange => SourceShape::Brief,
+        _ => SourceShape::Full,
+    };
+    data.insert(
+        "sources".into(),
+        record_parts::sources(field("sources"), shape),
+    );
     let (key, block) = match kind {
         SignalType::FundingRound => ("fundingRound", funding_round(row, &field)),
         SignalType::Acquisition => ("acquisition", acquisition(row, other, &field)),
@@ -87,13 +96,6 @@ pub fn envelope(event_id: &str, event_type: &str, created_at: i64, data: &str) -
     serde_json::to_vec(&body).unwrap_or_default()
 }
 
-fn array(value: Value) -> Value {
-    match value {
-        Value::Array(_) => value,
-        _ => json!([]),
-    }
-}
-
 fn lower(value: Value) -> Value {
     match value {
         Value::String(s) => Value::String(s.to_lowercase()),
@@ -129,9 +131,9 @@ fn funding_round(row: &SignalRow, field: &dyn Fn(&str) -> Value) -> Value {
         "roundFlavor": lower(field("roundFlavor")),
         "amount": row.amount,
         "currency": row.currency,
-        "announcedDate": field("announcedDate"),
-        "confidenceScore": field("confidenceScore"),
-        "verificationStatus": field("verificationStatus"),
+        "announcedDate": record_parts::calendar_date(field("announcedDate")),
+        "confidenceScore": record_parts::confidence_score(field("confidenceScore")),
+        "verificationStatus": record_parts::verification_status(&field("verificationStatus")),
         "investors": investors(field("investors")),
     })
 }
@@ -154,7 +156,7 @@ fn acquisition(
             Value::Number(n) => json!(n.to_string()),
             other => other,
         },
-        "announcedDate": field("announcedDate"),
+        "announcedDate": record_parts::calendar_date(field("announcedDate")),
     })
 }
 
@@ -232,7 +234,13 @@ mod tests {
             data["fundingRound"]["investors"][0]["name"],
             "Acme Ventures"
         );
-        assert_eq!(data["sources"], json!(["https://x"]));
+        assert_eq!(
+            data["sources"],
+            json!([{"url": "https://x", "sourceType": null, "title": null, "publishedAt": null,
+                    "isPrimary": false}])
+        );
+        assert_eq!(data["fundingRound"]["verificationStatus"], "unverified");
+        assert_eq!(data["fundingRound"]["confidenceScore"], Value::Null);
         assert_eq!(data["company"], Value::Null);
         assert_eq!(data["employees"], json!([]));
     }

@@ -90,20 +90,26 @@ impl Serialize for Day {
     }
 }
 
-/// The two years of activity ending with the anchor day.
+/// The two years of activity ending with the anchor day, and never later than the moment the
+/// data is generated: nothing is dated in the future of the one who reads it.
 #[derive(Debug, Clone, Copy)]
 pub struct Window {
-    anchor_day: i64,
+    /// The day of `end`, in days since the epoch.
+    last_day: i64,
     anchor_year: i32,
+    end: Ts,
 }
 
 impl Window {
-    /// The window ending with `anchor` (inclusive).
-    pub fn new(anchor: NaiveDate) -> Self {
+    /// The window ending with `anchor` (inclusive), or at `now` when that comes first.
+    pub fn new(anchor: NaiveDate, now: Ts) -> Self {
         let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+        let anchor_day = anchor.signed_duration_since(epoch).num_days();
+        let end = Ts((anchor_day + 1) * DAY_MS - 1).min(now);
         Self {
-            anchor_day: anchor.signed_duration_since(epoch).num_days(),
+            last_day: end.day().0,
             anchor_year: anchor.year(),
+            end,
         }
     }
 
@@ -112,9 +118,10 @@ impl Window {
         self.anchor_year
     }
 
-    /// The last millisecond of the anchor day.
+    /// The last instant of the window: the end of the anchor day, or the moment of generation
+    /// when the anchor day is not over yet.
     pub fn end(&self) -> Ts {
-        Ts((self.anchor_day + 1) * DAY_MS - 1)
+        self.end
     }
 
     /// An instant in the window, denser towards the anchor: the number of days back is the
@@ -123,13 +130,13 @@ impl Window {
     pub fn recent(&self, g: &mut Gen) -> Ts {
         let u = g.unit();
         let days_back = ((u * u) * SPAN_DAYS as f64) as i64;
-        self.at_day(self.anchor_day - days_back.min(SPAN_DAYS - 1), g)
+        self.at_day(self.last_day - days_back.min(SPAN_DAYS - 1), g)
     }
 
     /// An instant anywhere in the window, uniformly.
     pub fn uniform(&self, g: &mut Gen) -> Ts {
         let days_back = g.below(SPAN_DAYS as usize) as i64;
-        self.at_day(self.anchor_day - days_back, g)
+        self.at_day(self.last_day - days_back, g)
     }
 
     /// When a signal occurred and when it was discovered: discovery falls in the window (denser
@@ -146,8 +153,26 @@ impl Window {
         t.min(self.end())
     }
 
+    /// When a signal about someone occurred and was discovered, strictly after `after` (their
+    /// previous move): as [`Window::occurrence`] when that already falls later, else a moment
+    /// drawn between `after` and the end of the window.
+    pub fn occurrence_after(&self, after: Ts, g: &mut Gen) -> (Ts, Ts) {
+        let (occurred, discovered) = self.occurrence(g);
+        if occurred > after || after >= self.end {
+            return (occurred, discovered);
+        }
+        let span = self.end.0 - after.0;
+        let occurred = after.plus(1 + (g.unit() * (span - 1) as f64) as i64);
+        let lag = (g.unit() * (self.end.0 - occurred.0) as f64).min(HOUR_MS as f64 * 12.0);
+        (occurred, occurred.plus(lag as i64))
+    }
+
+    /// An instant of `day` (days since the epoch), not past the end of the window: the anchor
+    /// day only up to the moment of generation.
     fn at_day(&self, day: i64, g: &mut Gen) -> Ts {
-        Ts(day * DAY_MS + g.below(DAY_MS as usize) as i64)
+        let start = day * DAY_MS;
+        let length = (self.end.0 - start + 1).clamp(1, DAY_MS);
+        Ts(start + g.below(length as usize) as i64)
     }
 }
 
@@ -175,10 +200,16 @@ mod tests {
         }
     }
 
+    fn anchor() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 5, 29).unwrap_or_default()
+    }
+
+    /// A moment long after the anchor day: the window ends with that day.
+    const LATER: Ts = Ts(i64::MAX / 2);
+
     #[test]
     fn recent_instants_stay_inside_the_window() {
-        let anchor = NaiveDate::from_ymd_opt(2026, 5, 29).unwrap_or_default();
-        let window = Window::new(anchor);
+        let window = Window::new(anchor(), LATER);
         let mut g = Gen::stream(9, 0);
         for _ in 0..5000 {
             let t = window.recent(&mut g);
@@ -186,5 +217,47 @@ mod tests {
             assert!(t.0 >= window.end().0 - SPAN_DAYS * DAY_MS);
         }
         assert_eq!(as_string(window.end()), "2026-05-29T23:59:59.999Z");
+    }
+
+    #[test]
+    fn on_the_anchor_day_itself_nothing_is_dated_after_the_moment_of_generation() {
+        // 2026-05-29T09:30:00Z
+        let now = Ts(1_780_047_000_000);
+        let window = Window::new(anchor(), now);
+        assert_eq!(window.end(), now);
+        let mut g = Gen::stream(11, 0);
+        let mut today = 0;
+        for _ in 0..20_000 {
+            let (occurred, discovered) = window.occurrence(&mut g);
+            assert!(occurred <= discovered && discovered <= now);
+            let t = window.uniform(&mut g);
+            assert!(t <= now);
+            today += usize::from(window.recent(&mut g).day() == now.day());
+        }
+        assert!(today > 200, "{today} instants earlier today");
+    }
+
+    #[test]
+    fn an_anchor_in_the_future_ends_the_window_now() {
+        let now = Ts(1_780_047_000_000);
+        let window = Window::new(anchor().succ_opt().unwrap_or_default(), now);
+        let mut g = Gen::stream(12, 0);
+        for _ in 0..5000 {
+            assert!(window.recent(&mut g) <= now);
+        }
+    }
+
+    #[test]
+    fn a_move_after_an_earlier_one_is_dated_after_it() {
+        let now = Ts(1_780_047_000_000);
+        let window = Window::new(anchor(), now);
+        let mut g = Gen::stream(13, 0);
+        for back in [1, 60_000, DAY_MS, 30 * DAY_MS, 700 * DAY_MS] {
+            let after = now.plus(-back);
+            for _ in 0..500 {
+                let (occurred, discovered) = window.occurrence_after(after, &mut g);
+                assert!(after < occurred && occurred <= discovered && discovered <= now);
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use uuid::Uuid;
 
+use super::clock::Ts;
 use super::rng::Gen;
 use super::vocab::geo::{City, Country};
 use super::vocab::{self, sectors::Sector};
@@ -117,27 +118,38 @@ impl CompanyIndex {
     }
 }
 
-/// Every person written, by position.
+/// Where a person works: the company, their title there and where they live.
+pub struct Job {
+    /// Position of the company in the index.
+    pub company: u32,
+    pub title: String,
+    pub country: &'static Country,
+    pub city: &'static City,
+    /// When they started it by a job change; `None` for the job they were drawn with.
+    pub since: Option<Ts>,
+}
+
+/// Every person drawn, by position, at their current job.
 #[derive(Default)]
 pub struct PeopleIndex {
     names: Strings,
     profile_slugs: Strings,
-    companies: Vec<u32>,
+    jobs: Vec<Job>,
 }
 
 impl PeopleIndex {
-    pub fn push(&mut self, name: &str, profile_slug: &str, company: usize) {
+    pub fn push(&mut self, name: &str, profile_slug: &str, job: Job) {
         self.names.push(name);
         self.profile_slugs.push(profile_slug);
-        self.companies.push(company as u32);
+        self.jobs.push(job);
     }
 
     pub fn len(&self) -> usize {
-        self.companies.len()
+        self.jobs.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.companies.is_empty()
+        self.jobs.is_empty()
     }
 
     pub fn name(&self, i: usize) -> &str {
@@ -148,9 +160,22 @@ impl PeopleIndex {
         self.profile_slugs.get(i)
     }
 
-    /// Index of the company the person works at according to people.ndjson.
+    /// The person's current job.
+    pub fn job(&self, i: usize) -> &Job {
+        &self.jobs[i]
+    }
+
+    /// Index of the company the person works at now.
     pub fn company(&self, i: usize) -> usize {
-        self.companies[i] as usize
+        self.jobs[i].company as usize
+    }
+
+    /// Records a job change of the person; the latest by date is their current job.
+    pub fn change_job(&mut self, i: usize, job: Job) {
+        let current = &mut self.jobs[i];
+        if job.since >= current.since {
+            *current = job;
+        }
     }
 }
 

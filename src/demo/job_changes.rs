@@ -1,5 +1,6 @@
 //! job-changes.ndjson: people joining companies. Some are people of people.ndjson leaving their
-//! current company (so profile targets follow them); the rest are new faces, half of them with a
+//! current company (so profile targets follow them), each move of one person dated after their
+//! previous one and recorded as their current job; the rest are new faces, half of them with a
 //! known previous employer.
 
 use std::fmt::Write as _;
@@ -9,7 +10,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::clock::Ts;
-use super::index::{CompanyIndex, PeopleIndex, push_profile_slug};
+use super::index::{CompanyIndex, Job, PeopleIndex, push_profile_slug};
 use super::people::home;
 use super::rng::Gen;
 use super::text;
@@ -72,11 +73,12 @@ struct Move<'a> {
     at: Ts,
 }
 
-/// Writes `count` job changes between existing companies.
+/// Writes `count` job changes between existing companies, moving the people of `people` who
+/// change jobs.
 pub fn write(
     ctx: &Context,
     companies: &CompanyIndex,
-    people: &PeopleIndex,
+    people: &mut PeopleIndex,
     count: usize,
 ) -> io::Result<FileSummary> {
     let mut g = ctx.gen_for(Stream::JobChanges);
@@ -86,8 +88,8 @@ pub fn write(
     for n in 0..count {
         b.name.clear();
         b.slug.clear();
-        let (company, previous) = if !people.is_empty() && g.chance(0.4) {
-            let person = g.below(people.len());
+        let mover = (!people.is_empty() && g.chance(0.4)).then(|| g.below(people.len()));
+        let (company, previous) = if let Some(person) = mover {
             b.name.push_str(people.name(person));
             b.slug.push_str(people.profile_slug(person));
             let previous = people.company(person);
@@ -119,7 +121,10 @@ pub fn write(
             "press_release",
             "other",
         ]);
-        let (occurred_at, discovered_at) = ctx.window.occurrence(&mut g);
+        let (occurred_at, discovered_at) = match mover.and_then(|p| people.job(p).since) {
+            Some(last_move) => ctx.window.occurrence_after(last_move, &mut g),
+            None => ctx.window.occurrence(&mut g),
+        };
         let mv = Move {
             person: &b.name,
             role: &b.role,
@@ -138,6 +143,16 @@ pub fn write(
         text::push_lower(&mut b.function_tag, role.function.name);
         let keywords = keywords(&mut g, &role, &b.function_tag, source, previous.is_some());
         let (country, city) = home(&mut g, &ctx.tables, companies, company);
+        if let Some(person) = mover {
+            let job = Job {
+                company: company as u32,
+                title: b.role.clone(),
+                country,
+                city,
+                since: Some(occurred_at),
+            };
+            people.change_job(person, job);
+        }
         let followers = (6.0 + 1.3 * g.normal()).exp().clamp(10.0, 500_000.0) as u32;
         let connections = (6.2 + 0.8 * g.normal()).exp().clamp(50.0, 30_000.0) as u32;
         file.write(&JobChangeRow {

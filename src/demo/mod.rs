@@ -1,9 +1,10 @@
 //! The synthetic demo data set: companies, people and the four kinds of signals as NDJSON files
 //! in the import format (INTERFACE.md §4).
 //!
-//! The output is a pure function of scale, seed and anchor date: each file draws from its own
-//! seeded ChaCha stream, nothing depends on the clock or on hash-map order, so the same inputs
-//! give byte-identical files. Rows are streamed to disk; only the compact company and people
+//! The output is a pure function of scale, seed, anchor date and the moment of generation (which
+//! only matters while the anchor day is not over: nothing is dated after it). Each file draws from
+//! its own seeded ChaCha stream and nothing depends on hash-map order, so the same scale, seed and
+//! a past anchor date give byte-identical files. Rows are streamed to disk; only the compact company and people
 //! indexes that later files refer to stay in memory.
 
 mod acquisitions;
@@ -28,12 +29,12 @@ mod tests;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use indicatif::ProgressBar;
 
 pub use writer::FileSummary;
 
-use clock::Window;
+use clock::{Ts, Window};
 use vocab::Tables;
 
 /// How large a data set to write.
@@ -101,6 +102,8 @@ pub struct DemoOptions {
     pub seed: u64,
     /// Last day of the two-year window the signals fall in.
     pub anchor: NaiveDate,
+    /// The moment of generation: no record is dated after it, even on the anchor day.
+    pub now: DateTime<Utc>,
     pub out: PathBuf,
 }
 
@@ -156,19 +159,25 @@ pub fn generate(options: &DemoOptions, progress: &ProgressBar) -> io::Result<Vec
     progress.set_length(sizes.total());
     let ctx = Context {
         seed: options.seed,
-        window: Window::new(options.anchor),
+        window: Window::new(options.anchor, Ts(options.now.timestamp_millis())),
         tables: Tables::new(),
         dir: &options.out,
         progress,
     };
     let (companies, companies_file) = companies::write(&ctx, sizes.companies)?;
-    let (people, people_file) = people::write(&ctx, &companies, sizes.people)?;
+    let mut people = people::draw(&ctx, &companies, sizes.people);
+    let funding_file = funding::write(&ctx, &companies, sizes.funding)?;
+    let hiring_file = hiring::write(&ctx, &companies, sizes.hiring)?;
+    let acquisitions_file = acquisitions::write(&ctx, &companies, sizes.acquisitions)?;
+    let job_changes_file = job_changes::write(&ctx, &companies, &mut people, sizes.job_changes)?;
+    // Written last: each person at the job their latest job change gave them.
+    let people_file = people::write(&ctx, &companies, &people)?;
     Ok(vec![
         companies_file,
         people_file,
-        funding::write(&ctx, &companies, sizes.funding)?,
-        hiring::write(&ctx, &companies, sizes.hiring)?,
-        acquisitions::write(&ctx, &companies, sizes.acquisitions)?,
-        job_changes::write(&ctx, &companies, &people, sizes.job_changes)?,
+        funding_file,
+        hiring_file,
+        acquisitions_file,
+        job_changes_file,
     ])
 }

@@ -1,5 +1,5 @@
-//! Where a deal was reported: one primary source (news, press release or the company's blog)
-//! and sometimes a second one.
+//! Where a deal was reported: one primary source (a news article, a press release or a post on
+//! the company's blog, typed with the documented `sourceType` values) and sometimes a second one.
 
 use std::fmt::Write as _;
 
@@ -34,19 +34,19 @@ pub fn report(g: &mut Gen, window: &Window, story: &Story, out: &mut Vec<SourceR
     let slug = text::slug(story.headline);
     let u = g.unit();
     let primary = if u < 0.7 {
-        "news"
+        "news_article"
     } else if u < 0.95 {
         "press_release"
     } else {
-        "blog"
+        "blog_post"
     };
     let at = window.clamp(story.at.plus(g.below(6 * HOUR_MS as usize) as i64));
     out.push(source(g, primary, story, &slug, at, true));
     if g.chance(0.4) {
-        let second = if primary == "news" {
+        let second = if primary == "news_article" {
             "press_release"
         } else {
-            "news"
+            "news_article"
         };
         let later = window.clamp(at.plus(g.between(HOUR_MS, 48 * HOUR_MS)));
         out.push(source(g, second, story, &slug, later, false));
@@ -64,7 +64,7 @@ fn source(
     let (y, m, d) = at.day().ymd();
     let mut url = String::with_capacity(96);
     let _ = match kind {
-        "news" => write!(
+        "news_article" => write!(
             url,
             "https://{}/{y}/{m:02}/{d:02}/{slug}",
             g.word(NEWS_OUTLETS)

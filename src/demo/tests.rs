@@ -1,9 +1,9 @@
 //! Whole-run checks of the demo data set at scale `s`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use indicatif::ProgressBar;
 use serde_json::Value;
 
@@ -17,14 +17,27 @@ const CURRENCIES: &[&str] = &[
     "DKK", "BRL",
 ];
 
-fn write_set(dir: &Path, seed: u64) {
+fn anchor() -> NaiveDate {
+    NaiveDate::from_ymd_opt(ANCHOR.0, ANCHOR.1, ANCHOR.2).expect("valid date")
+}
+
+/// Writes a set anchored on [`ANCHOR`], generated at `now`.
+fn write_set_at(dir: &Path, seed: u64, now: DateTime<Utc>) {
     let options = DemoOptions {
         scale: Scale::S,
         seed,
-        anchor: NaiveDate::from_ymd_opt(ANCHOR.0, ANCHOR.1, ANCHOR.2).expect("valid date"),
+        anchor: anchor(),
+        now,
         out: dir.to_path_buf(),
     };
     generate(&options, &ProgressBar::hidden()).expect("demo data is written");
+}
+
+/// Writes a set generated long after its anchor day.
+fn write_set(dir: &Path, seed: u64) {
+    let later =
+        anchor().and_hms_opt(0, 0, 0).expect("midnight").and_utc() + chrono::Duration::days(400);
+    write_set_at(dir, seed, later);
 }
 
 fn rows(dir: &Path, file: &str) -> Vec<Value> {
@@ -141,6 +154,21 @@ fn signals_use_the_accepted_vocabularies_and_known_companies() {
         assert_eq!(leads, 1);
         assert!(row["amount"].is_u64());
     }
+    let documented = ["press_release", "news_article", "blog_post"];
+    let deals = [
+        rows(dir.path(), "funding.ndjson"),
+        rows(dir.path(), "acquisitions.ndjson"),
+    ];
+    for source in deals
+        .iter()
+        .flatten()
+        .flat_map(|r| r["sources"].as_array().expect("sources"))
+    {
+        assert!(
+            documented.contains(&str_field(source, "sourceType")),
+            "{source}"
+        );
+    }
     for row in rows(dir.path(), "acquisitions.ndjson") {
         assert_ne!(row["companyId"], row["acquiringCompanyId"]);
         assert!(ids.contains(str_field(&row, "acquiringCompanyId")));
@@ -185,6 +213,84 @@ fn signals_cluster_in_recent_weeks_of_the_window() {
         hiring
             .iter()
             .all(|r| str_field(r, "datePosted") <= "2026-05-29T23:59:59.999Z")
+    );
+}
+
+/// Every timestamp and date of a row that says when something happened (not `validThrough`, the
+/// end of a job posting, which lies ahead by nature).
+fn dates_of(row: &Value) -> Vec<&str> {
+    const KEYS: [&str; 7] = [
+        "occurredAt",
+        "discoveredAt",
+        "datePosted",
+        "createdAt",
+        "updatedAt",
+        "announcedDate",
+        "publishedAt",
+    ];
+    let mut out: Vec<&str> = KEYS.iter().filter_map(|k| row[*k].as_str()).collect();
+    if let Some(sources) = row["sources"].as_array() {
+        out.extend(sources.iter().filter_map(|s| s["publishedAt"].as_str()));
+    }
+    out
+}
+
+#[test]
+fn generated_during_the_anchor_day_nothing_is_dated_after_that_moment() {
+    let dir = tempdir();
+    let now = anchor().and_hms_opt(9, 30, 0).expect("time").and_utc();
+    write_set_at(dir.path(), 6, now);
+    let now_text = "2026-05-29T09:30:00.000Z";
+    let mut today = 0;
+    for file in FILE_NAMES {
+        for row in rows(dir.path(), file) {
+            for date in dates_of(&row) {
+                // A day (`2026-05-29`) sorts before every instant of that day.
+                assert!(
+                    date <= now_text,
+                    "{file}: {date} is after {now_text}: {row}"
+                );
+            }
+            let when = row["occurredAt"].as_str().or(row["datePosted"].as_str());
+            today += usize::from(when.is_some_and(|d| d.starts_with("2026-05-29")));
+        }
+    }
+    assert!(today > 100, "only {today} signals dated on the anchor day");
+}
+
+#[test]
+fn people_work_where_their_latest_job_change_took_them() {
+    let dir = tempdir();
+    write_set(dir.path(), 2);
+    let mut changes: HashMap<String, Vec<Value>> = HashMap::new();
+    for row in rows(dir.path(), "job-changes.ndjson") {
+        let url = str_field(&row, "personLinkedinUrl").to_string();
+        changes.entry(url).or_default().push(row);
+    }
+    let mut movers = 0;
+    let mut repeat_movers = 0;
+    for person in rows(dir.path(), "people.ndjson") {
+        let Some(moves) = changes.get_mut(str_field(&person, "linkedinUrl")) else {
+            continue;
+        };
+        moves.sort_by(|a, b| str_field(a, "occurredAt").cmp(str_field(b, "occurredAt")));
+        for pair in moves.windows(2) {
+            assert!(str_field(&pair[0], "occurredAt") < str_field(&pair[1], "occurredAt"));
+            assert_eq!(
+                pair[1]["previousCompanyId"], pair[0]["companyId"],
+                "{pair:?}"
+            );
+        }
+        let latest = moves.last().expect("at least one move");
+        assert_eq!(person["companyId"], latest["companyId"], "{person}");
+        assert_eq!(person["title"], latest["newRole"], "{person}");
+        assert_eq!(person["country"], latest["personCountry"], "{person}");
+        movers += 1;
+        repeat_movers += usize::from(moves.len() > 1);
+    }
+    assert!(
+        movers > 500 && repeat_movers > 100,
+        "{movers} movers, {repeat_movers} more than once"
     );
 }
 

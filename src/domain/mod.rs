@@ -9,6 +9,7 @@ pub mod date_preset;
 pub mod job_tags;
 pub mod keyword_query;
 pub mod person_name;
+pub mod record_parts;
 pub mod retry;
 pub mod signal_type;
 pub mod signing;

@@ -48,6 +48,22 @@ pub const ACQUISITION_CURRENCIES: &[&str] = &["USD", "EUR"];
 /// Verification statuses of funding rounds and acquisitions (`verification_status`).
 pub const VERIFICATION_STATUSES: &[&str] = &["verified", "unverified", "pending"];
 
+/// The status of a deal stored without a (recognised) verification status.
+pub const UNVERIFIED: &str = "unverified";
+
+/// The verification status a record shows: the stored one in lower case when it is one of
+/// [`VERIFICATION_STATUSES`], else [`UNVERIFIED`] (the field is never null).
+pub fn shown_verification_status(stored: Option<&str>) -> &'static str {
+    stored
+        .and_then(|s| {
+            VERIFICATION_STATUSES
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(s.trim()))
+        })
+        .copied()
+        .unwrap_or(UNVERIFIED)
+}
+
 /// Company subcategory ids accepted by `subcategories`.
 pub const SUBCATEGORIES: &[&str] = &[
     "ai",

@@ -9,6 +9,7 @@ use super::search::{company_search_clause, description_clause, signal_search_cla
 use super::signal_query::{Order, SignalQuery};
 use super::{Db, StoreError};
 use crate::domain::signal_type::SignalType;
+use crate::domain::vocabulary::UNVERIFIED;
 
 /// One signal with the fields of its companies, as the lists show it.
 #[derive(Debug, Clone, FromRow)]
@@ -158,6 +159,21 @@ fn in_list(c: &mut Conditions, column: &str, values: &[String]) {
     }
 }
 
+/// `verification_status`: a deal stored without a status shows, and filters, as `unverified`.
+fn verification(c: &mut Conditions, statuses: &[String]) {
+    if statuses.is_empty() {
+        return;
+    }
+    let list = c.text_list(statuses);
+    if statuses.iter().any(|s| s == UNVERIFIED) {
+        c.and(format!(
+            "(s.verification_status IN ({list}) OR s.verification_status IS NULL)"
+        ));
+    } else {
+        c.and(format!("s.verification_status IN ({list})"));
+    }
+}
+
 fn range(c: &mut Conditions, column: &str, min: Option<i64>, max: Option<i64>) {
     if let Some(min) = min {
         let p = c.int(min);
@@ -237,7 +253,7 @@ fn deal_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     in_list(c, "s.round_type", &q.round_types);
     in_list(c, "s.round_flavor", &q.round_flavors);
     in_list(c, "s.currency", &q.currencies);
-    in_list(c, "s.verification_status", &q.verification);
+    verification(c, &q.verification);
     range(c, "s.amount", q.amount_min, q.amount_max);
     if let Some(name) = &q.investor_name {
         let p = c.text(format!("investor:%{}%", escape_like(&name.to_lowercase())));

@@ -275,6 +275,27 @@ pub async fn follow_person(
     .map(|r| r.rows_affected()))?)
 }
 
+/// Which of the given member-profile keys (`linkedin.com/in/<slug>`) some target watches, each
+/// once.
+pub async fn watched_profiles(tx: &mut Tx, keys: &[String]) -> Result<Vec<String>, StoreError> {
+    let mut watched = Vec::new();
+    for chunk in keys.chunks(500) {
+        let sql = format!(
+            "SELECT DISTINCT value FROM targets WHERE kind = 'linkedin_profile' AND value IN ({})",
+            placeholders(1, chunk.len())
+        );
+        let found: Vec<String> = on_tx!(tx, |conn| {
+            let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql));
+            for key in chunk {
+                query = query.bind(key);
+            }
+            query.fetch_all(conn).await
+        })?;
+        watched.extend(found);
+    }
+    Ok(watched)
+}
+
 /// Every pending target, oldest first, as (id, kind, value).
 pub async fn pending_targets(db: &Db) -> Result<Vec<(String, String, String)>, StoreError> {
     Ok(on_db!(db, |pool| sqlx::query_as(

@@ -25,15 +25,20 @@ pub struct WebhookRow {
     /// JSON object of filter names to string values.
     pub filters: String,
     pub active: bool,
+    /// Whether the owning monitor is active; `None` for a standalone webhook. A paused
+    /// monitor's webhook receives nothing, whatever its own `active` says.
+    pub monitor_active: Option<bool>,
     pub last_modified_by: Option<String>,
     pub last_modified_via: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
 
+/// The columns of a [`WebhookRow`]; needs `webhooks w` and `monitors m` left-joined on
+/// `m.id = w.monitor_id`.
 const WEBHOOK_COLUMNS: &str = "w.id, w.team_id, w.monitor_id, w.endpoint_url, w.secret, \
-     w.event_types, w.filters, w.active, w.last_modified_by, w.last_modified_via, w.created_at, \
-     w.updated_at";
+     w.event_types, w.filters, w.active, m.active AS monitor_active, w.last_modified_by, \
+     w.last_modified_via, w.created_at, w.updated_at";
 
 /// The subscriptions that receive events and count toward the active-webhook limit: active
 /// standalone ones and the current subscription of each active monitor. Needs `webhooks w` and
@@ -177,7 +182,7 @@ pub async fn find_webhook_tx(
 
 fn find_sql() -> String {
     format!(
-        "SELECT {WEBHOOK_COLUMNS} FROM webhooks w \
+        "SELECT {WEBHOOK_COLUMNS} FROM webhooks w LEFT JOIN monitors m ON m.id = w.monitor_id \
          WHERE w.id = $1 AND w.team_id = $2 AND w.retired_at IS NULL"
     )
 }

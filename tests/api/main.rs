@@ -23,6 +23,8 @@ mod lists_support;
 mod monitor_delivery;
 mod monitors;
 mod ops;
+mod profile_targets;
+mod record_types;
 mod scale_out;
 mod shared_limits;
 mod shutdown;

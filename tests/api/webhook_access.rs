@@ -9,6 +9,7 @@ use crate::webhooks::{WEBHOOKS, assert_error, create_webhook, id_of, webhook_pat
 
 each_backend!(
     monitor_webhooks_are_listed_with_their_monitor_id_while_the_monitor_is_active,
+    a_paused_monitors_webhook_reads_as_inactive_until_the_monitor_resumes,
     changing_or_deleting_a_monitor_webhook_is_a_conflict_naming_the_monitor,
     rotating_a_monitor_webhook_secret_works,
     a_replaced_monitor_webhook_is_no_longer_found,
@@ -118,6 +119,32 @@ async fn monitor_webhooks_are_listed_with_their_monitor_id_while_the_monitor_is_
         .map(|w| w["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, [standalone.as_str()]);
+}
+
+async fn a_paused_monitors_webhook_reads_as_inactive_until_the_monitor_resumes(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let (monitor_id, webhook_id, _) =
+        monitor_with_webhook(&app, &team, "https://hooks.example.com/paused").await;
+    let monitor_path = format!("/api/v2/monitors/{monitor_id}");
+    let set_active = |active: bool| app.put(&monitor_path, &team.key, json!({ "active": active }));
+
+    assert_eq!(set_active(false).await.status, 200);
+
+    let fetched = app.get(&webhook_path(&webhook_id), &team.key).await;
+    assert_eq!(fetched.status, 200, "{:?}", fetched.body);
+    assert_eq!(fetched.data()["active"], false, "{:?}", fetched.body);
+    assert_eq!(fetched.data()["monitor_id"], monitor_id.as_str());
+    let listed = app.get(WEBHOOKS, &team.key).await;
+    assert_eq!(listed.data(), &json!([]), "{:?}", listed.body);
+
+    assert_eq!(set_active(true).await.status, 200);
+
+    let fetched = app.get(&webhook_path(&webhook_id), &team.key).await;
+    assert_eq!(fetched.data()["active"], true, "{:?}", fetched.body);
+    let listed = app.get(WEBHOOKS, &team.key).await;
+    assert_eq!(listed.data()[0]["id"], webhook_id.as_str());
+    assert_eq!(listed.data()[0]["active"], true);
 }
 
 async fn changing_or_deleting_a_monitor_webhook_is_a_conflict_naming_the_monitor(backend: Backend) {

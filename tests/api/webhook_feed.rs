@@ -20,6 +20,7 @@ each_backend!(
     an_investor_imported_with_is_lead_is_the_lead_investor_of_the_delivery,
     an_acquisition_percentage_is_delivered_as_a_string_as_the_list_shows_it,
     a_job_change_event_names_the_person_as_the_list_does,
+    a_delivery_shows_sources_and_verification_as_the_list_does,
 );
 
 /// A team with a standalone webhook posting to a receiver.
@@ -262,4 +263,59 @@ async fn a_job_change_event_names_the_person_as_the_list_does(backend: Backend) 
     let block = &got[0].json()["data"]["jobChange"];
     assert_eq!(block["personName"], "Jane D.");
     assert_eq!(block["newRole"], "CTO");
+}
+
+async fn a_delivery_shows_sources_and_verification_as_the_list_does(backend: Backend) {
+    let feed = Feed::start(
+        backend,
+        json!(["funding.created", "job_change.created"]),
+        json!({}),
+    )
+    .await;
+    let mut record = round(
+        "f4000000-0000-4000-8000-000000000010",
+        "a.com",
+        "US",
+        "seed",
+    );
+    record["sources"] = json!([
+        "https://news.example/a-raises",
+        { "url": "https://wire.example/a", "sourceType": "press_release", "title": "A raises",
+          "publishedAt": "2026-11-20T11:00:00Z", "isPrimary": true, "internalScore": 3 }
+    ]);
+    feed.ingest("funding", json!([record])).await;
+    feed.ingest(
+        "job-changes",
+        json!([{ "signalId": "e4000000-0000-4000-8000-000000000010", "companyWebsite": "a.com",
+            "personName": "Jane Doe", "newRole": "CTO", "occurredAt": "2026-11-21T10:00:00Z",
+            "sources": [{ "url": "https://www.linkedin.com/posts/jane", "sourceType": "social_media",
+                          "title": "New role" }] }]),
+    )
+    .await;
+
+    let got = feed.receiver.wait_for(2, SOON).await;
+    let data_of = |event_type: &str| {
+        got.iter()
+            .map(|r| r.json())
+            .find(|body| body["event_type"] == event_type)
+            .unwrap_or_else(|| panic!("no {event_type} delivery"))["data"]
+            .clone()
+    };
+    let funding = data_of("funding.created");
+    assert_eq!(
+        funding["sources"],
+        json!([
+            { "url": "https://news.example/a-raises", "sourceType": null, "title": null,
+              "publishedAt": null, "isPrimary": false },
+            { "url": "https://wire.example/a", "sourceType": "press_release", "title": "A raises",
+              "publishedAt": "2026-11-20T11:00:00.000Z", "isPrimary": true }
+        ])
+    );
+    assert_eq!(funding["fundingRound"]["verificationStatus"], "unverified");
+    assert_eq!(funding["fundingRound"]["confidenceScore"], Value::Null);
+    let job_change = data_of("job_change.created");
+    assert_eq!(
+        job_change["sources"],
+        json!([{ "url": "https://www.linkedin.com/posts/jane", "sourceType": "social_media" }])
+    );
 }

@@ -5,7 +5,6 @@ pub mod filters;
 pub mod identity;
 pub mod pagination;
 pub mod params;
-pub mod record_parts;
 pub mod records;
 
 use axum::extract::State;

@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::record_parts::{self, SourceShape};
 use crate::domain::person_name::mask_person_name;
+use crate::domain::record_parts::{self, SourceShape};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, parse_rfc3339_ms};
 use crate::store::signal_lists::SignalListRow;
@@ -79,6 +79,21 @@ fn people_company(out: &mut Map<String, Value>, row: &SignalListRow) {
     put(out, "companyCategories", json!(row.c_categories));
 }
 
+/// `amount`, `currency` and `announcedDate` of a funding round or an acquisition.
+fn deal_facts(out: &mut Map<String, Value>, field: &dyn Fn(&str) -> Value) {
+    put(out, "amount", record_parts::integer(field("amount")));
+    put(
+        out,
+        "currency",
+        record_parts::currency_code(field("currency")),
+    );
+    put(
+        out,
+        "announcedDate",
+        record_parts::calendar_date(field("announcedDate")),
+    );
+}
+
 fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str) -> Value) {
     dates(out, row);
     deal_company(out, row);
@@ -89,8 +104,17 @@ fn funding(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&st
     for key in ["roundType", "roundFlavor"] {
         put(out, key, lower_case(field(key)));
     }
-    copy(out, field, &["amount", "currency", "announcedDate"]);
-    copy(out, field, &["confidenceScore", "verificationStatus"]);
+    deal_facts(out, field);
+    put(
+        out,
+        "confidenceScore",
+        record_parts::confidence_score(field("confidenceScore")),
+    );
+    put(
+        out,
+        "verificationStatus",
+        record_parts::verification_status(&field("verificationStatus")),
+    );
     put(out, "isFreeAccess", free_access());
     put(
         out,
@@ -112,9 +136,8 @@ fn acquisition(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn
     put(out, "companyDescription", json!(row.c_description));
     put(out, "companyEmployeeCount", json!(row.c_employee_count));
     put(out, "acquiringCompanyId", json!(row.o_id));
-    copy(out, field, &["amount", "currency"]);
+    deal_facts(out, field);
     put(out, "percentage", text_value(field("percentage")));
-    copy(out, field, &["announcedDate"]);
     put(out, "isFreeAccess", free_access());
     let acquirer = row.o_id.as_ref().map(|id| {
         json!({
@@ -137,7 +160,6 @@ fn hiring(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str
         out,
         field,
         &[
-            "jobId",
             "jobUrl",
             "title",
             "location",
@@ -146,6 +168,7 @@ fn hiring(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(&str
             "jobCountry",
         ],
     );
+    put(out, "jobId", text_value(field("jobId")));
     put(out, "datePosted", json!(format_ms(row.occurred_at)));
     put(out, "validThrough", timestamp_value(field("validThrough")));
     copy(
@@ -174,23 +197,18 @@ fn job_change(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(
     );
     copy(out, field, &["personLinkedinUrl"]);
     put(out, "companyLinkedinUrl", json!(row.c_linkedin_url));
-    copy(
-        out,
-        field,
-        &["newRole", "postContent", "takenFrom", "source"],
-    );
+    copy(out, field, &["newRole", "postContent", "takenFrom"]);
+    put(out, "source", lower_case(field("source")));
     put(out, "companyName", json!(row.c_name));
     copy(
         out,
         field,
         &["personCurrentTitle", "personHeadline", "personLocation"],
     );
-    copy(
-        out,
-        field,
-        &["personCity", "personCountry", "personFollowers"],
-    );
-    copy(out, field, &["personConnections"]);
+    copy(out, field, &["personCity", "personCountry"]);
+    for key in ["personFollowers", "personConnections"] {
+        put(out, key, record_parts::integer(field(key)));
+    }
     put(out, "personPosts", json_text(field("personPosts")));
     people_company(out, row);
     put(out, "isFreeAccess", free_access());

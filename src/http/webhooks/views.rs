@@ -20,7 +20,8 @@ pub struct WebhookView {
     pub endpoint_url: String,
     pub event_types: Vec<String>,
     pub filters: BTreeMap<String, String>,
-    /// `false` is the soft-deleted (paused) state.
+    /// `false` is the soft-deleted (paused) state; a monitor's webhook is active while its
+    /// monitor is.
     pub active: bool,
     /// The owning monitor; only on a monitor's webhook.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -70,7 +71,7 @@ pub fn webhook_view(row: &WebhookRow, secret: Secret, stats: WebhookStats) -> We
         endpoint_url: row.endpoint_url.clone(),
         event_types: serde_json::from_str(&row.event_types).unwrap_or_default(),
         filters: serde_json::from_str(&row.filters).unwrap_or_default(),
-        active: row.active,
+        active: row.active && row.monitor_active != Some(false),
         monitor_id: row.monitor_id.clone(),
         created_at: format_ms(row.created_at),
         updated_at: format_ms(row.updated_at),
