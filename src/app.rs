@@ -16,6 +16,7 @@ use crate::domain::time::Clock;
 use crate::http::metrics::recorder;
 use crate::http::rate_limit::RateLimiter;
 use crate::http::state::AppState;
+use crate::ingest::group::IngestGroups;
 use crate::research::sweep_pending_targets;
 use crate::store::Db;
 
@@ -55,6 +56,7 @@ impl Application {
         let redis_url = config.redis_url.as_ref().map(|s| s.0.as_str());
         let limiter = Arc::new(RateLimiter::connect(&db, redis_url).await?);
         let state = AppState {
+            ingest: IngestGroups::start(db.clone()),
             db,
             dispatcher,
             config: Arc::new(config),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use chrono::{NaiveDate, Utc};
+use chrono::{DateTime, DurationRound, NaiveDate, TimeDelta, Utc};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -15,21 +15,22 @@ pub struct DemoDataArgs {
     /// Size of the data set: s (2,000 companies), m (20,000) or l (200,000)
     #[arg(long, value_enum, default_value = "s")]
     pub scale: Scale,
-    /// Random seed; the same scale, seed and a past anchor date give byte-identical files
+    /// Random seed; the same scale, seed and anchor date give byte-identical files (with the
+    /// default anchor, within the same UTC hour)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Directory to write the six .ndjson files into (created if missing)
     #[arg(long)]
     pub out: PathBuf,
     /// Last day (YYYY-MM-DD) of the two years the signals are spread over; nothing is dated after
-    /// the moment of generation, so on today (the default, UTC) the data stops at the current time
+    /// the start of the current UTC hour, so on today (the default, UTC) the data stops then
     #[arg(long = "anchor-date", alias = "anchor_date")]
     pub anchor_date: Option<NaiveDate>,
 }
 
 /// Generates the files with a progress bar on stderr, then prints one summary line.
 pub fn run(args: DemoDataArgs) -> anyhow::Result<()> {
-    let now = Utc::now();
+    let now = generation_moment(Utc::now());
     let options = DemoOptions {
         scale: args.scale,
         seed: args.seed,
@@ -68,4 +69,27 @@ fn summary_line(options: &DemoOptions, files: &[FileSummary], seconds: f64) -> S
         options.seed,
         options.anchor,
     )
+}
+
+/// The moment the data set is generated "at": the start of the current UTC hour. Nothing is dated
+/// after it, and two runs within the hour write the same bytes.
+fn generation_moment(now: DateTime<Utc>) -> DateTime<Utc> {
+    now.duration_trunc(TimeDelta::hours(1)).unwrap_or(now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_within_the_same_hour_are_generated_at_the_same_moment() {
+        let at = |text: &str| text.parse::<DateTime<Utc>>().expect("instant");
+        let start = at("2026-11-23T17:00:00Z");
+        assert_eq!(generation_moment(at("2026-11-23T17:00:00Z")), start);
+        assert_eq!(generation_moment(at("2026-11-23T17:59:59.999Z")), start);
+        assert_eq!(
+            generation_moment(at("2026-11-23T18:00:00.001Z")),
+            at("2026-11-23T18:00:00Z")
+        );
+    }
 }

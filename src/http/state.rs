@@ -8,6 +8,7 @@ use super::rate_limit::RateLimiter;
 use crate::config::Config;
 use crate::delivery::dispatch::Dispatcher;
 use crate::domain::time::Clock;
+use crate::ingest::group::IngestGroups;
 use crate::store::Db;
 use crate::store::count_cache::CountCache;
 
@@ -20,6 +21,8 @@ pub struct AppState {
     pub counts: Arc<CountCache>,
     pub metrics: PrometheusHandle,
     pub dispatcher: Arc<Dispatcher>,
+    /// Groups concurrent signal ingests into shared transactions.
+    pub ingest: IngestGroups,
     /// Wakes this process's enrichment worker when a job is accepted.
     pub enrichment_wake: Arc<tokio::sync::Notify>,
     /// What "now" is for rules of age, such as the retention of enrichment jobs.

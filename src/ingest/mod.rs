@@ -7,6 +7,7 @@ mod companies;
 mod company_index;
 pub mod fields;
 pub mod files;
+pub mod group;
 mod people;
 pub mod records;
 pub mod session;

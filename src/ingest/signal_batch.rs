@@ -34,6 +34,9 @@ pub struct SignalReport {
     pub updated: usize,
     pub ids: Vec<String>,
     pub invalid: Vec<RecordError>,
+    /// Per id of `ids`: true when that record inserted its row (not reported).
+    #[serde(skip)]
+    pub fresh: Vec<bool>,
 }
 
 const NO_COMPANY: &str =
@@ -189,12 +192,14 @@ async fn write_rows(
     let mut seen = HashSet::new();
     let mut last: HashMap<&str, usize> = HashMap::new();
     for (position, row) in rows.iter().enumerate() {
-        if seen.insert(row.id.as_str()) && !existing.contains(&row.id) {
+        let fresh = seen.insert(row.id.as_str()) && !existing.contains(&row.id);
+        if fresh {
             report.inserted += 1;
         } else {
             report.updated += 1;
         }
         report.ids.push(row.id.clone());
+        report.fresh.push(fresh);
         last.insert(row.id.as_str(), position);
     }
     let written: Vec<&SignalRow> = rows

@@ -16,6 +16,7 @@ mod delivery_support;
 mod email_alerts;
 mod errors;
 mod funding_list;
+mod grouped_ingest;
 mod hiring_list;
 mod isolation;
 mod job_change_list;

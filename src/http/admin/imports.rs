@@ -6,15 +6,13 @@ use axum::response::Response;
 
 use crate::domain::company::{CompanyRecord, PersonRecord};
 use crate::domain::signal_type::SignalType;
-use crate::domain::target::normalize_linkedin_profile;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
 use crate::http::state::AppState;
 use crate::ingest::fields::Record;
 use crate::ingest::records::parse_records;
-use crate::ingest::signals::ingest_signals;
 use crate::ingest::{RecordError, ingest_companies, ingest_people};
-use crate::research::{follow_latest_job_changes, sweep_pending_targets};
+use crate::research::sweep_pending_targets;
 use crate::store::versions::mark_data_changed;
 
 /// Reads an import body (JSON array or NDJSON) into per-record results.
@@ -82,30 +80,13 @@ pub async fn import_signals(
         ApiError::not_found("Unknown signal kind: use funding, hiring, acquisitions or job-changes")
     })?;
     let records = read_records::<Record>(req).await?;
-    let movers = match kind {
-        SignalType::JobChange => people_of(&records),
-        _ => Vec::new(),
-    };
-    let report = ingest_signals(&state.db, kind, records).await?;
-    // The ingest moves profile targets in the order of the batch; a backfilled (older) change
-    // must not move anyone back, so each person is set to their latest change by date.
-    follow_latest_job_changes(&state.db, &movers).await?;
-    mark_data_changed(&state.db).await?;
+    let report = state
+        .ingest
+        .ingest(kind, records)
+        .await
+        .map_err(|err| ApiError::internal(err.to_string()))?;
     state.dispatcher.wake();
     Ok(ok("admin.signals.import", report))
-}
-
-/// The member-profile keys of the people the job-change records name, each once.
-fn people_of(records: &[Result<Record, RecordError>]) -> Vec<String> {
-    let mut keys: Vec<String> = records
-        .iter()
-        .flatten()
-        .filter_map(|r| r.get("personLinkedinUrl")?.as_str().map(str::trim))
-        .filter_map(normalize_linkedin_profile)
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys
 }
 
 /// `POST /admin/v1/research/run`: re-checks every pending target now.
