@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -28,6 +28,9 @@ pub const IN_FLIGHT: usize = 1024;
 
 /// Longest wait between claims when nothing wakes the worker (other processes' ingests).
 const POLL: Duration = Duration::from_millis(200);
+/// After a claim round that found nothing to send, the worker rests this many times the
+/// round's own duration (at most a fifth of its time goes to fruitless rounds).
+const FRUITLESS_REST: u32 = 4;
 
 /// Outcomes recorded per transaction, at most.
 const RECORD_BATCH: usize = 512;
@@ -86,6 +89,7 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
                 tracing::error!(error = %err, "expiring held deliveries failed");
             }
         }
+        let round = Instant::now();
         let claimed = match claim_round(&dispatcher, &in_flight, &sender).await {
             Ok(n) => n,
             Err(err) => {
@@ -94,6 +98,17 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
             }
         };
         if claimed == 0 {
+            // A round that finds nothing may still have read many due rows it cannot send
+            // (held for want of credits, paused monitors). Rest in proportion before the next,
+            // so a stream of wake-ups cannot keep one core busy re-reading them; a wake-up
+            // during the rest is kept and answered after it.
+            let rest = round.elapsed() * FRUITLESS_REST;
+            if rest > Duration::from_millis(1) {
+                tokio::select! {
+                    _ = shutdown.cancelled() => break,
+                    _ = tokio::time::sleep(rest) => {}
+                }
+            }
             tokio::select! {
                 _ = shutdown.cancelled() => break,
                 _ = dispatcher.woken(POLL) => {}
