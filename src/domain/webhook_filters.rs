@@ -8,7 +8,10 @@
 //! - `teamSize`: comma-separated `team_size` buckets of the lists (`11-50`, `1000-plus`, …);
 //! - `dateFrom`, `dateTo`: `YYYY-MM-DD`, inclusive, on the signal's date;
 //! - `funding`, `roundFlavor`: comma-separated round types / flavors, ignoring case;
-//! - `fundingAmount`, `acquisitionAmount`: `min-max`, `min-` or `-max`, in the deal's currency;
+//! - `fundingAmount`, `acquisitionAmount`: comma-separated ranges, any of which may hold the
+//!   deal's amount (in its currency): `min-max`, `min-`, `-max`, `>min`, `<max` or `min+`; each
+//!   bound a whole number or a decimal with a `k`, `m` or `b` suffix, optionally after a `$`
+//!   (`1m-5m,5m-20m`, `>$100m`, `2500000-`);
 //! - `healthScore`: accepted, not evaluated (signalwatch has no health score).
 //!
 //! A filter that does not concern the event (a round type on a hiring event) does not narrow it.
@@ -48,9 +51,12 @@ pub struct WebhookFilters {
     date_to: Option<i64>,
     rounds: Option<Vec<String>>,
     flavors: Option<Vec<String>>,
-    funding_amount: Option<(Option<i64>, Option<i64>)>,
-    acquisition_amount: Option<(Option<i64>, Option<i64>)>,
+    funding_amount: Option<Vec<AmountRange>>,
+    acquisition_amount: Option<Vec<AmountRange>>,
 }
+
+/// Inclusive bounds of an amount; `None` is open.
+type AmountRange = (Option<i64>, Option<i64>);
 
 /// Every key the reference recognises.
 pub const FILTER_KEYS: [&str; 11] = [
@@ -84,24 +90,59 @@ fn day_start(value: &str, key: &str) -> Result<i64, String> {
         .unwrap_or_default())
 }
 
-fn range(value: &str, key: &str) -> Result<(Option<i64>, Option<i64>), String> {
-    let error =
-        || format!("filters.{key} must be a range like 1000000-5000000, 1000000- or -5000000");
-    let (low, high) = value.trim().split_once('-').ok_or_else(error)?;
-    let bound = |s: &str| -> Result<Option<i64>, String> {
-        let s = s.trim();
-        if s.is_empty() {
-            return Ok(None);
-        }
-        s.parse::<i64>().map(Some).map_err(|_| error())
+/// An amount bound: `2500000`, `1.5m`, `$500K`, `2b`.
+fn amount(text: &str) -> Option<i64> {
+    let text = text.trim().trim_start_matches('$').trim();
+    let (number, scale) = match text.char_indices().last()? {
+        (at, 'k' | 'K') => (&text[..at], 1e3),
+        (at, 'm' | 'M') => (&text[..at], 1e6),
+        (at, 'b' | 'B') => (&text[..at], 1e9),
+        _ => return text.parse::<i64>().ok().filter(|n| *n >= 0),
     };
-    let (low, high) = (bound(low)?, bound(high)?);
-    if let (Some(l), Some(h)) = (low, high)
-        && l > h
-    {
-        return Err(error());
+    let value = number.trim().parse::<f64>().ok()? * scale;
+    (value.is_finite() && (0.0..9.0e18).contains(&value)).then(|| value.round() as i64)
+}
+
+fn one_range(text: &str) -> Option<AmountRange> {
+    let text = text.trim();
+    let bound = |s: &str| -> Option<Option<i64>> {
+        if s.trim().is_empty() {
+            Some(None)
+        } else {
+            amount(s).map(Some)
+        }
+    };
+    let (low, high) = if let Some(rest) = text.strip_prefix(">=").or(text.strip_prefix('>')) {
+        (Some(amount(rest)?), None)
+    } else if let Some(rest) = text.strip_prefix("<=").or(text.strip_prefix('<')) {
+        (None, Some(amount(rest)?))
+    } else if let Some(rest) = text.strip_suffix('+') {
+        (Some(amount(rest)?), None)
+    } else {
+        let (low, high) = text.split_once('-')?;
+        (bound(low)?, bound(high)?)
+    };
+    match (low, high) {
+        (None, None) => None,
+        (Some(l), Some(h)) if l > h => None,
+        bounds => Some(bounds),
     }
-    Ok((low, high))
+}
+
+fn ranges(value: &str, key: &str) -> Result<Vec<AmountRange>, String> {
+    value
+        .split(',')
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| {
+            one_range(part).ok_or_else(|| {
+                format!(
+                    "filters.{key} must be amount ranges like 1m-5m, 500000-2000000, >100m or \
+                     -5m (comma-separated), not '{}'",
+                    part.trim()
+                )
+            })
+        })
+        .collect()
 }
 
 impl WebhookFilters {
@@ -126,8 +167,8 @@ impl WebhookFilters {
                 "dateTo" => out.date_to = Some(day_start(value, key)? + 86_400_000 - 1),
                 "funding" => out.rounds = Some(list(value)),
                 "roundFlavor" => out.flavors = Some(list(value)),
-                "fundingAmount" => out.funding_amount = Some(range(value, key)?),
-                "acquisitionAmount" => out.acquisition_amount = Some(range(value, key)?),
+                "fundingAmount" => out.funding_amount = Some(ranges(value, key)?),
+                "acquisitionAmount" => out.acquisition_amount = Some(ranges(value, key)?),
                 _ => {}
             }
         }
@@ -149,12 +190,12 @@ impl WebhookFilters {
             (Some(w), Some(v)) => w.iter().any(|x| x.eq_ignore_ascii_case(v)),
             (Some(_), None) => false,
         };
-        let within = |bounds: &Option<(Option<i64>, Option<i64>)>| match (bounds, s.amount) {
+        let within = |wanted: &Option<Vec<AmountRange>>| match (wanted, s.amount) {
             (None, _) => true,
             (Some(_), None) => false,
-            (Some((low, high)), Some(a)) => {
-                low.is_none_or(|l| a >= l) && high.is_none_or(|h| a <= h)
-            }
+            (Some(ranges), Some(a)) => ranges
+                .iter()
+                .any(|(low, high)| low.is_none_or(|l| a >= l) && high.is_none_or(|h| a <= h)),
         };
         let funding = s.event_type == "funding.created";
         let acquisition = s.event_type == "acquisition.created";
@@ -228,6 +269,42 @@ mod tests {
             filters(&[("dateFrom", "2026-03-10"), ("dateTo", "2026-03-10")]).accepts(&funding())
         );
         assert!(!filters(&[("dateFrom", "2026-03-11")]).accepts(&funding()));
+    }
+
+    #[test]
+    fn amount_ranges_take_suffixes_dollar_signs_open_ends_and_lists() {
+        let two_million = funding();
+        for accepted in [
+            "1m-5m",
+            "1.5M-2.5m",
+            "$1m-$3m",
+            "500k-",
+            "-2000000",
+            ">1m",
+            ">=2m",
+            "<3m",
+            "2m+",
+            "10m-20m, 1m-5m",
+            "0.002b-0.002B",
+        ] {
+            assert!(
+                filters(&[("fundingAmount", accepted)]).accepts(&two_million),
+                "{accepted}"
+            );
+        }
+        for refused in ["5m-20m", ">2.5m", "<1m", "10m-20m,100m+", "-1999999"] {
+            assert!(
+                !filters(&[("fundingAmount", refused)]).accepts(&two_million),
+                "{refused}"
+            );
+        }
+        for bad in ["lots", "5m-1m", "-", "1x-2x", ">", "1m-5m,huge"] {
+            let map = BTreeMap::from([("fundingAmount".to_string(), bad.to_string())]);
+            assert!(
+                WebhookFilters::parse(&map).is_err_and(|e| e.contains("fundingAmount")),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -265,6 +265,8 @@ struct Replayed {
     event_id: String,
     event_type: String,
     free: bool,
+    status: String,
+    lease_until: Option<i64>,
     attempt_count: i64,
     max_attempts: i64,
 }
@@ -287,9 +289,11 @@ fn replay_of(d: Replayed, now: i64) -> NewDelivery {
 }
 
 const REPLAYED: &str = "SELECT id, webhook_id, team_id, monitor_id, event_id, event_type, free, \
-     attempt_count, max_attempts FROM deliveries";
+     status, lease_until, attempt_count, max_attempts FROM deliveries";
 
 /// Queues a replay (a new delivery row of the same event) of delivery `id`; returns the new id.
+/// A delivery whose attempt is under way right now (pending, leased) is not replayed: both
+/// would go out and be charged; [`StoreError::InFlight`].
 pub async fn queue_replay(tx: &mut Tx, id: &str, now: i64) -> Result<Option<String>, StoreError> {
     let sql = format!("{REPLAYED} WHERE id = $1");
     let found: Option<Replayed> = on_tx!(tx, |conn| sqlx::query_as(sqlx::AssertSqlSafe(sql))
@@ -299,6 +303,9 @@ pub async fn queue_replay(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Stri
     let Some(found) = found else {
         return Ok(None);
     };
+    if found.status == "pending" && found.lease_until.is_some_and(|until| until >= now) {
+        return Err(StoreError::InFlight);
+    }
     // A replay of a delivery still on its automatic schedule takes that schedule over, so the
     // event is not sent (and charged) once by the replay and again by the original's next try.
     let superseded = on_tx!(tx, |conn| sqlx::query(

@@ -13,6 +13,9 @@ pub enum StoreError {
     /// The row a write was aimed at does not exist (callers check ownership first).
     #[error("not found")]
     NotFound,
+    /// The delivery a write was aimed at is being attempted at this moment.
+    #[error("an attempt of this delivery is under way")]
+    InFlight,
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
 }

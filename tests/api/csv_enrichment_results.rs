@@ -295,6 +295,15 @@ async fn results_are_paged_by_cursor_in_input_order(backend: Backend) {
     let expected: Vec<Value> = (0..7).map(|i| json!(i.to_string())).collect();
     assert_eq!(seen, expected);
     assert_eq!(lists.balance().await, before, "reading a job is free");
+    let empty_cursor = lists
+        .app
+        .get(&job_path(&id, "limit=3&cursor="), &lists.team.key)
+        .await;
+    assert_eq!(
+        results(empty_cursor.data())[0]["input"]["external_id"],
+        "0",
+        "an empty cursor asks for the first page"
+    );
 
     let bad_cursor = lists
         .app

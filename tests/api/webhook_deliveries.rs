@@ -275,6 +275,12 @@ async fn deliveries_are_paged_newest_first_with_a_cursor(backend: Backend) {
         json!({ "next_cursor": null, "limit": 50 })
     );
     assert_eq!(ids(&all), sent);
+    let empty_cursor = hooked.deliveries("?cursor=").await;
+    assert_eq!(
+        ids(&empty_cursor),
+        sent,
+        "an empty cursor asks for the first page"
+    );
 }
 
 async fn deliveries_can_be_filtered_by_status(backend: Backend) {

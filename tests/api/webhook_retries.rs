@@ -19,6 +19,7 @@ each_backend!(
     retrying_a_successful_delivery_is_a_conflict,
     retrying_an_unknown_or_foreign_delivery_is_not_found,
     a_successful_retry_of_a_signal_delivery_costs_one_credit,
+    a_retry_at_a_balance_of_0_is_refused_with_402_and_sends_nothing,
     retry_failed_replays_every_failed_delivery_since_a_time,
     retry_failed_accepts_only_a_time_within_the_last_14_days,
     retrying_a_delivery_still_on_its_schedule_sends_the_event_once,
@@ -150,8 +151,9 @@ async fn retrying_an_unknown_or_foreign_delivery_is_not_found(backend: Backend) 
     assert_eq!(hooked.receiver.received().len(), 1);
 }
 
-async fn a_successful_retry_of_a_signal_delivery_costs_one_credit(backend: Backend) {
-    let watching = Watching::start(backend, &[]).await;
+/// A monitor delivery of a funding round that failed (the receiver answered 500); returns the
+/// path that retries it.
+async fn failed_signal_delivery(watching: &Watching) -> String {
     watching.receiver.always(Answer::Status(500));
     watching
         .ingest("funding", json!([acme_round("round-1")]))
@@ -168,28 +170,47 @@ async fn a_successful_retry_of_a_signal_delivery_costs_one_credit(backend: Backe
         .unwrap()
         .to_string();
     let failed_path = format!("{}/deliveries?status=failed", webhook_path(&webhook_id));
-    let failed = wait_for_rows(&watching, &failed_path, 1).await;
-    let before = watching.credits().await;
-    watching.receiver.always(Answer::Status(200));
-
-    let path = format!(
+    let failed = wait_for_rows(watching, &failed_path, 1).await;
+    format!(
         "{}/deliveries/{}/retry",
         webhook_path(&webhook_id),
         failed[0]["id"].as_str().unwrap()
-    );
-    let retried = watching
+    )
+}
+
+async fn post_retry(watching: &Watching, path: &str) -> crate::support::TestResponse {
+    let request = watching
         .app
-        .send(
-            watching
-                .app
-                .request(reqwest::Method::POST, &path, &watching.team.key),
-        )
-        .await;
+        .request(reqwest::Method::POST, path, &watching.team.key);
+    watching.app.send(request).await
+}
+
+async fn a_successful_retry_of_a_signal_delivery_costs_one_credit(backend: Backend) {
+    let watching = Watching::start(backend, &[]).await;
+    let path = failed_signal_delivery(&watching).await;
+    let before = watching.credits().await;
+    watching.receiver.always(Answer::Status(200));
+
+    let retried = post_retry(&watching, &path).await;
 
     assert_eq!(retried.status, 200, "{:?}", retried.body);
     assert_eq!(retried.data()["success"], true);
     assert_eq!(retried.body["meta"]["creditsUsed"], 1);
     watching.wait_for_credits(before - 1).await;
+}
+
+async fn a_retry_at_a_balance_of_0_is_refused_with_402_and_sends_nothing(backend: Backend) {
+    let watching = Watching::start(backend, &[]).await;
+    let path = failed_signal_delivery(&watching).await;
+    let attempts = watching.receiver.received().len();
+    watching.receiver.always(Answer::Status(200));
+    watching.set_credits(0).await;
+
+    let retried = post_retry(&watching, &path).await;
+
+    assert_error(&retried, 402, "insufficient_credits");
+    assert_eq!(watching.receiver.received().len(), attempts);
+    assert_eq!(watching.credits().await, 0);
 }
 
 /// Polls a delivery list until it has `n` rows.

@@ -54,7 +54,8 @@ fn page_of(query: &QueryParams) -> Result<(i64, i64), ApiError> {
     let limit = query
         .int_in_range("limit", 1, MAX_LIMIT)?
         .unwrap_or(DEFAULT_LIMIT);
-    let from = match query.get("cursor") {
+    // An empty cursor (a client passing back a null nextCursor) asks for the first page.
+    let from = match query.get("cursor").filter(|c| !c.trim().is_empty()) {
         Some(cursor) => row_of_cursor(cursor)?,
         None => 0,
     };

@@ -99,7 +99,12 @@ pub async fn list_deliveries_handler(
             ));
         }
     };
-    let after = query.get("cursor").map(decode_cursor).transpose()?;
+    // An empty cursor (a client passing back a null next_cursor) asks for the first page.
+    let after = query
+        .get("cursor")
+        .filter(|cursor| !cursor.trim().is_empty())
+        .map(decode_cursor)
+        .transpose()?;
     let webhook = find_active_webhook(&state.db, &principal.team_id, &raw_id).await?;
     let page = list_deliveries(
         &state.db,

@@ -20,6 +20,7 @@ use crate::http::error::ApiError;
 use crate::http::extract::{JsonBody, QueryParams};
 use crate::http::state::AppState;
 use crate::store::StoreError;
+use crate::store::credits::balance;
 use crate::store::deliveries::requeue_failed_since;
 
 /// Furthest back `retry-failed` may reach.
@@ -101,8 +102,9 @@ pub async fn test_webhook(
            ("deliveryId" = String, Path, description = "Id of the delivery to retry")),
     responses(
         (status = 200, description = "The retry was attempted; `success` tells whether the endpoint answered 2xx", body = RetrySent),
+        (status = 402, description = "The team's credit balance is 0 (a test event's retry is free)", body = crate::http::openapi::ErrorBody),
         (status = 404, description = "Webhook or delivery not found", body = crate::http::openapi::ErrorBody),
-        (status = 409, description = "The delivery already succeeded", body = crate::http::openapi::ErrorBody),
+        (status = 409, description = "The delivery already succeeded, or an attempt of it is under way", body = crate::http::openapi::ErrorBody),
         crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
@@ -119,6 +121,10 @@ pub async fn retry_delivery(
     if delivery.status == "done" {
         return Err(ApiError::conflict("Delivery already succeeded"));
     }
+    // A successful replay costs a credit; at a balance of 0 it is refused, as list requests are.
+    if delivery.event_type != TEST_EVENT && balance(&state.db, team).await? <= 0 {
+        return Err(ApiError::out_of_credits());
+    }
     let sent = state
         .dispatcher
         .retry_now(&delivery.id)
@@ -126,6 +132,9 @@ pub async fn retry_delivery(
         .map_err(|err| match err {
             // The delivery vanished between the check and the send.
             StoreError::NotFound => ApiError::not_found("Delivery not found"),
+            StoreError::InFlight => ApiError::conflict(
+                "Delivery is being attempted right now; retry it once that attempt has finished",
+            ),
             err => err.into(),
         })?;
     let credits_used = i64::from(sent.success && sent.event_type != TEST_EVENT);
