@@ -16,7 +16,7 @@ pub fn parse_us_states(raw: &str) -> Result<Vec<String>, String> {
         let code = entry.to_ascii_uppercase();
         if !CODES.contains(&code.as_str()) {
             return Err(format!(
-                "Invalid state value: {entry}. Accepted values: two-letter US state codes such \
+                "Invalid states value: {entry}. Accepted values: two-letter US state codes such \
                  as CA, NY, TX (also DC, PR, GU, VI, AS, MP)."
             ));
         }
@@ -32,10 +32,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn state_codes_match_in_any_case_and_others_are_refused_by_name() {
+    fn state_codes_match_in_any_case_and_others_are_refused_naming_the_parameter() {
         assert_eq!(parse_us_states("ny, tx,NY").unwrap(), ["NY", "TX"]);
         assert_eq!(parse_us_states("").unwrap(), Vec::<String>::new());
         let refused = parse_us_states("CA,ZZ").unwrap_err();
-        assert!(refused.starts_with("Invalid state value: ZZ."), "{refused}");
+        assert!(
+            refused.starts_with("Invalid states value: ZZ."),
+            "{refused}"
+        );
     }
 }

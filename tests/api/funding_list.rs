@@ -30,6 +30,7 @@ each_backend!(
     company_linkedin_url_is_strict_and_refuses_a_personal_profile,
     a_domain_and_a_linkedin_url_must_name_the_same_company,
     company_name_is_fuzzy_tolerates_a_typo_and_yields_to_a_domain,
+    vocabulary_errors_name_the_parameter_as_sent,
     date_from_and_date_to_are_inclusive_whole_days,
     a_signal_at_the_last_second_of_date_to_is_in_and_one_at_midnight_after_is_out,
     every_date_preset_selects_exactly_its_days,
@@ -672,6 +673,22 @@ async fn company_name_is_fuzzy_tolerates_a_typo_and_yields_to_a_domain(backend: 
     let ids: Vec<&Value> = rows.iter().map(|r| &r["signalId"]).collect();
     assert_eq!(ids, [ACME_SERIES_A], "the domain wins over the name");
     assert_eq!(rows[0]["match_confidence"], "exact");
+}
+
+async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for (name, value) in [
+        ("round_flavor", "sideways"),
+        ("verification_status", "maybe"),
+        ("subcategories", "quantum"),
+    ] {
+        let message = lists.refused(FUNDING, &[(name, value)]).await;
+        assert!(
+            message.starts_with(&format!("Invalid {name} value: {value}. Accepted values: ")),
+            "{name}={value}: {message}"
+        );
+    }
 }
 
 async fn date_from_and_date_to_are_inclusive_whole_days(backend: Backend) {

@@ -20,6 +20,8 @@ each_backend!(
     job_countries_and_company_countries_scope_one_side_and_combine_with_and,
     states_match_the_us_state_code_and_refuse_anything_else,
     city_matches_the_city_location_or_region,
+    vocabulary_errors_name_the_parameter_as_sent,
+    subcategories_take_any_id_in_any_case,
     search_matches_company_name_industry_title_location_and_city,
     description_matches_whole_words_only,
     description_combines_terms_with_and_phrases_or_and_exclusions,
@@ -328,6 +330,45 @@ async fn city_matches_the_city_location_or_region(backend: Backend) {
         lists.ids(HIRING, &[("city", "remote")]).await,
         [NOWHERE_BACKEND],
         "the only place of the remote job is its location"
+    );
+}
+
+async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for (name, value) in [
+        ("states", "Narnia"),
+        ("team_size", "huge"),
+        ("positions", "wizard"),
+        ("departments", "alchemy"),
+        ("seniorities", "exec"),
+        ("applicants", "lots"),
+    ] {
+        let message = lists.refused(HIRING, &[(name, value)]).await;
+        assert!(
+            message.starts_with(&format!("Invalid {name} value: {value}. Accepted values: ")),
+            "{name}={value}: {message}"
+        );
+    }
+}
+
+async fn subcategories_take_any_id_in_any_case(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+    lists
+        .app
+        .import_companies(json!([{ "id": company::GLOBEX, "name": "Globex",
+                                   "subcategory": "Space Tourism" }]))
+        .await;
+
+    assert_eq!(
+        lists
+            .ids(HIRING, &[("subcategories", "space tourism,AI")])
+            .await,
+        [HOOLI_COFOUNDER, GLOBEX_JAVA, GLOBEX_FRONTEND]
+    );
+    assert_eq!(
+        lists.ids(HIRING, &[("subcategories", "quantum")]).await,
+        NONE
     );
 }
 

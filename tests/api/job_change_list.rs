@@ -18,6 +18,7 @@ each_backend!(
     countries_match_the_person_country_or_the_headquarters,
     excluded_countries_drop_a_change_when_either_country_matches_and_keep_unknowns,
     city_matches_the_person_city_or_location,
+    vocabulary_errors_name_the_parameter_as_sent,
     person_linkedin_url_is_an_exact_profile_match,
     company_linkedin_url_and_its_legacy_alias_name_the_new_company,
     new_role_source_and_keyword_filter_the_change,
@@ -266,6 +267,22 @@ async fn city_matches_the_person_city_or_location(backend: Backend) {
         [ANA_HEAD_OF_MARKETING_AT_NOWHERE],
         "Ana's only place is her location"
     );
+}
+
+async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for (name, value) in [
+        ("positions", "wizard"),
+        ("departments", "alchemy"),
+        ("seniorities", "exec"),
+    ] {
+        let message = lists.refused(JOB_CHANGES, &[(name, value)]).await;
+        assert!(
+            message.starts_with(&format!("Invalid {name} value: {value}. Accepted values: ")),
+            "{name}={value}: {message}"
+        );
+    }
 }
 
 async fn person_linkedin_url_is_an_exact_profile_match(backend: Backend) {

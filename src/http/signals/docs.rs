@@ -47,7 +47,7 @@ pub struct CompanyFilterParams {
     exclude_countries: Option<String>,
     /// Pipe-separated company categories.
     categories: Option<String>,
-    /// Comma-separated subcategory ids.
+    /// Comma-separated subcategory ids, any letter case (funding: from the documented list).
     subcategories: Option<String>,
     /// Free text over company name and industry.
     search: Option<String>,
