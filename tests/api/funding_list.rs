@@ -30,6 +30,7 @@ each_backend!(
     company_linkedin_url_is_strict_and_refuses_a_personal_profile,
     a_domain_and_a_linkedin_url_must_name_the_same_company,
     company_name_is_fuzzy_tolerates_a_typo_and_yields_to_a_domain,
+    company_name_matches_any_part_of_the_name_in_any_case,
     vocabulary_errors_name_the_parameter_as_sent,
     date_from_and_date_to_are_inclusive_whole_days,
     a_signal_at_the_last_second_of_date_to_is_in_and_one_at_midnight_after_is_out,
@@ -687,6 +688,39 @@ async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {
         assert!(
             message.starts_with(&format!("Invalid {name} value: {value}. Accepted values: ")),
             "{name}={value}: {message}"
+        );
+    }
+}
+
+async fn company_name_matches_any_part_of_the_name_in_any_case(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    let cases: [(&str, &[&str]); 8] = [
+        ("acme", &[ACME_SERIES_A]),
+        ("CORPORATION", &[ACME_SERIES_A]),
+        ("health", &[UMBRELLA_PRE_SEED]),
+        ("mbrella hea", &[UMBRELLA_PRE_SEED]),
+        ("ndel", &[VANDELAY_DEBT]),
+        ("Labs", &[NOWHERE_SEED]),
+        ("gl", &[GLOBEX_SEED]),
+        ("H", &[HOOLI_SERIES_A]),
+    ];
+    for (name, expected) in cases {
+        let rows = lists.rows(FUNDING, &[("company_name", name)]).await;
+        let ids: Vec<&Value> = rows.iter().map(|r| &r["signalId"]).collect();
+        assert_eq!(ids, expected, "company_name={name}");
+        assert!(rows.iter().all(|r| r["match_confidence"] == "fuzzy"));
+    }
+    assert_eq!(
+        lists.ids(FUNDING, &[("company_name", "ab")]).await,
+        Vec::<String>::new(),
+        "a name shorter than three characters matches the start of a name only"
+    );
+    for odd in ["ac\"me", "50%_", "a'b"] {
+        assert_eq!(
+            lists.ids(FUNDING, &[("company_name", odd)]).await,
+            Vec::<String>::new(),
+            "company_name={odd}"
         );
     }
 }

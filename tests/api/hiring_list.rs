@@ -22,6 +22,7 @@ each_backend!(
     city_matches_the_city_location_or_region,
     vocabulary_errors_name_the_parameter_as_sent,
     subcategories_take_any_id_in_any_case,
+    company_name_matches_part_of_the_name,
     search_matches_company_name_industry_title_location_and_city,
     description_matches_whole_words_only,
     description_combines_terms_with_and_phrases_or_and_exclusions,
@@ -370,6 +371,21 @@ async fn subcategories_take_any_id_in_any_case(backend: Backend) {
         lists.ids(HIRING, &[("subcategories", "quantum")]).await,
         NONE
     );
+}
+
+async fn company_name_matches_part_of_the_name(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for name in ["labs", "WHERE", "No"] {
+        let rows = lists.rows(HIRING, &[("company_name", name)]).await;
+        let ids: Vec<&Value> = rows.iter().map(|r| &r["id"]).collect();
+        assert_eq!(
+            ids,
+            [NOWHERE_BACKEND, NOWHERE_MARKETING],
+            "company_name={name}"
+        );
+        assert!(rows.iter().all(|r| r["match_confidence"] == "fuzzy"));
+    }
 }
 
 async fn search_matches_company_name_industry_title_location_and_city(backend: Backend) {

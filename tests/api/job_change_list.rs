@@ -18,6 +18,7 @@ each_backend!(
     countries_match_the_person_country_or_the_headquarters,
     excluded_countries_drop_a_change_when_either_country_matches_and_keep_unknowns,
     city_matches_the_person_city_or_location,
+    both_spellings_of_company_linkedin_url_are_validated_and_read_as_one_list,
     vocabulary_errors_name_the_parameter_as_sent,
     person_linkedin_url_is_an_exact_profile_match,
     company_linkedin_url_and_its_legacy_alias_name_the_new_company,
@@ -267,6 +268,48 @@ async fn city_matches_the_person_city_or_location(backend: Backend) {
         [ANA_HEAD_OF_MARKETING_AT_NOWHERE],
         "Ana's only place is her location"
     );
+}
+
+async fn both_spellings_of_company_linkedin_url_are_validated_and_read_as_one_list(
+    backend: Backend,
+) {
+    let lists = Lists::with_known_data(backend).await;
+
+    assert_eq!(
+        lists
+            .ids(
+                JOB_CHANGES,
+                &[
+                    ("company_linkedin_url", "linkedin.com/company/globex"),
+                    (
+                        "companyLinkedinUrl",
+                        "https://www.linkedin.com/company/acme-corp/"
+                    ),
+                ]
+            )
+            .await,
+        [JOHN_VP_SALES_AT_GLOBEX, JANE_CTO_AT_ACME]
+    );
+    let message = lists
+        .refused(
+            JOB_CHANGES,
+            &[
+                ("company_linkedin_url", "linkedin.com/company/globex"),
+                ("companyLinkedinUrl", "https://www.linkedin.com/in/jane-doe"),
+            ],
+        )
+        .await;
+    assert!(message.contains("companyLinkedinUrl"), "{message}");
+    let message = lists
+        .refused(
+            JOB_CHANGES,
+            &[
+                ("company_linkedin_url", "linkedin.com/in/jane-doe"),
+                ("companyLinkedinUrl", "linkedin.com/company/globex"),
+            ],
+        )
+        .await;
+    assert!(message.contains("company_linkedin_url"), "{message}");
 }
 
 async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {

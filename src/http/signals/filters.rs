@@ -183,16 +183,16 @@ pub async fn parse_request(
         SignalType::Acquisition => acquisitions(&mut query, q)?,
         SignalType::JobChange => job_changes(&mut query, q)?,
     }
-    let linkedin_param = if kind == SignalType::JobChange && q.get("company_linkedin_url").is_none()
-    {
-        "companyLinkedinUrl"
+    // Job changes keep the legacy alias `companyLinkedinUrl` beside `company_linkedin_url`.
+    let linkedin_params: &[&str] = if kind == SignalType::JobChange {
+        &["company_linkedin_url", "companyLinkedinUrl"]
     } else {
-        "company_linkedin_url"
+        &["company_linkedin_url"]
     };
     let Identity {
         company_ids,
         match_confidence,
-    } = resolve_identity(db, q, "company_domain", linkedin_param).await?;
+    } = resolve_identity(db, q, "company_domain", linkedin_params).await?;
     query.company_ids = company_ids;
     Ok(ListRequest {
         query,
