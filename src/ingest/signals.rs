@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::fields::{Record, applicant_count, integer, string_list, text, timestamp};
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
+use crate::domain::us_states::posting_region;
 use crate::store::companies::normalize_country;
 use crate::store::new_id;
 use crate::store::signals::SignalRow;
@@ -77,7 +78,11 @@ fn funding_columns(row: &mut SignalRow, record: &Record) {
 
 fn hiring_columns(row: &mut SignalRow, record: &Record) {
     row.country = text(record, &["jobCountry"]).map(|c| normalize_country(&c));
-    row.region = text(record, &["region"]).map(|r| r.to_uppercase());
+    row.region = posting_region(
+        text(record, &["region"]).as_deref(),
+        text(record, &["location"]).as_deref(),
+        row.country.as_deref(),
+    );
     row.city = text(record, &["city"]);
     row.applicants = applicant_count(record, "numApplicants");
     row.title = text(record, &["title"]);
@@ -188,51 +193,5 @@ fn push_words(out: &mut String, text: &str) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::keyword_query::words;
-    use serde_json::json;
-
-    #[test]
-    fn search_words_are_the_lower_case_words_of_the_text() {
-        for text in [
-            "Senior  Rust-Engineer, Berlin!",
-            "ΣΟΦΟΣ straße İstanbul",
-            "",
-            " - ",
-        ] {
-            let mut out = String::from("x");
-            push_words(&mut out, text);
-            let expected: Vec<String> = std::iter::once("x".to_string())
-                .chain(words(text))
-                .collect();
-            assert_eq!(out, expected.join(" "), "{text}");
-        }
-    }
-
-    #[test]
-    fn the_payload_leaves_out_the_company_fields() {
-        let record = json!({
-            "signalId": "s", "companyName": "Acme", "companyLinkedinUrl": "l", "title": "CTO",
-            "previousCompanyId": "p", "acquiringCompany": {}, "amount": 5
-        });
-        let record = record.as_object().cloned().unwrap_or_default();
-        let payload: Value = serde_json::from_str(&payload(&record)).expect("JSON");
-        assert_eq!(
-            payload,
-            json!({ "companyLinkedinUrl": "l", "title": "CTO", "amount": 5 })
-        );
-    }
-
-    #[test]
-    fn a_title_gives_its_position_department_and_seniority_tags() {
-        assert_eq!(
-            title_tags("VP of Engineering"),
-            [
-                "position:vp of engineering",
-                "department:engineering",
-                "seniority:vp"
-            ]
-        );
-    }
-}
+#[path = "signals_tests.rs"]
+mod tests;

@@ -20,6 +20,7 @@ each_backend!(
     job_countries_and_company_countries_scope_one_side_and_combine_with_and,
     states_match_the_us_state_code_and_refuse_anything_else,
     city_matches_the_city_location_or_region,
+    states_match_a_state_given_by_name_or_by_the_end_of_a_us_location,
     vocabulary_errors_name_the_parameter_as_sent,
     subcategories_take_any_id_in_any_case,
     company_name_matches_part_of_the_name,
@@ -331,6 +332,58 @@ async fn city_matches_the_city_location_or_region(backend: Backend) {
         lists.ids(HIRING, &[("city", "remote")]).await,
         [NOWHERE_BACKEND],
         "the only place of the remote job is its location"
+    );
+}
+
+async fn states_match_a_state_given_by_name_or_by_the_end_of_a_us_location(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    let posting = |id: &str, place: Value| {
+        let mut record = json!({
+            "id": id, "companyId": company::GLOBEX, "title": "Engineer",
+            "datePosted": "2025-05-01T12:00:00Z"
+        });
+        record
+            .as_object_mut()
+            .unwrap()
+            .extend(place.as_object().unwrap().clone());
+        record
+    };
+    let (named, located, abroad) = (
+        "b6000000-0000-4000-8000-000000000001",
+        "b6000000-0000-4000-8000-000000000002",
+        "b6000000-0000-4000-8000-000000000003",
+    );
+    crate::lists_support::import_signals(
+        &lists.app,
+        "hiring",
+        json!([
+            posting(
+                named,
+                json!({ "location": "San Francisco", "region": "California",
+                                   "jobCountry": "US" })
+            ),
+            posting(
+                located,
+                json!({ "location": "Seattle, WA", "jobCountry": "United States" })
+            ),
+            posting(
+                abroad,
+                json!({ "location": "Perth, WA", "jobCountry": "AU" })
+            ),
+        ]),
+    )
+    .await;
+
+    assert_eq!(lists.ids(HIRING, &[("states", "CA")]).await, [named]);
+    assert_eq!(lists.ids(HIRING, &[("states", "wa")]).await, [located]);
+    assert_eq!(
+        lists.ids(HIRING, &[("states", "CA,WA")]).await,
+        [located, named]
+    );
+    let rows = lists.rows(HIRING, &[("states", "CA")]).await;
+    assert_eq!(
+        rows[0]["region"], "California",
+        "the record shows the region as imported"
     );
 }
 
