@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::fields::{Record, applicant_count, integer, string_list, text, timestamp};
+use crate::domain::record_parts::DEFAULT_CURRENCY;
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
 use crate::domain::us_states::posting_region;
@@ -18,9 +19,11 @@ pub use super::signal_batch::{SignalReport, ingest_signals};
 /// names what is wrong with the record.
 pub fn build_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
     let mut row = base_row(kind, record)?;
-    let (body, description) = search_text(kind, record);
-    row.search_body = body;
-    row.search_description = description;
+    let text = search_text(kind, record);
+    row.search_body = text.body;
+    row.search_description = text.description;
+    row.search_place = text.place;
+    row.search_role = text.role;
     Ok(row)
 }
 
@@ -58,7 +61,12 @@ fn lower(record: &Record, keys: &[&str]) -> Option<String> {
 
 fn deal_columns(row: &mut SignalRow, record: &Record) {
     row.amount = integer(record, &["amount"]);
-    row.currency = text(record, &["currency"]).map(|c| c.to_uppercase());
+    // As the record shows it: a deal imported without a currency is in US dollars.
+    row.currency = Some(
+        text(record, &["currency"])
+            .map(|c| c.to_uppercase())
+            .unwrap_or_else(|| DEFAULT_CURRENCY.to_string()),
+    );
     row.verification_status = lower(record, &["verificationStatus"]);
 }
 
@@ -141,37 +149,67 @@ fn is_company_field(key: &str) -> bool {
         || matches!(key, "signalId" | "signalType" | "match_confidence")
 }
 
-/// The searchable text of a signal: its own words (job title and place, or person, role and
-/// place), and a job's description. Company words are searched on the company itself.
-fn search_text(kind: SignalType, record: &Record) -> (String, String) {
-    let keys: &[&str] = match kind {
-        SignalType::Hiring => &["title", "location", "city", "region", "jobCountry"],
-        SignalType::JobChange => &[
-            "personName",
-            "newRole",
-            "personLocation",
-            "personCity",
-            "personCountry",
-        ],
-        _ => &[],
+/// The searchable words of a signal, each document for the filters that read it.
+#[derive(Debug, Default, PartialEq)]
+struct SearchText {
+    /// Its own words (job title and place, or person, role and place) for `search`. Company
+    /// words are searched on the company itself.
+    body: String,
+    /// A job's description, for `description`.
+    description: String,
+    /// A posting's city, location and region, or a person's city and location, for `city`.
+    place: String,
+    /// A job change's new role, for `new_role`.
+    role: String,
+}
+
+fn search_text(kind: SignalType, record: &Record) -> SearchText {
+    let (body_keys, place_keys, role_keys): (&[&str], &[&str], &[&str]) = match kind {
+        SignalType::Hiring => (
+            &["title", "location", "city", "region", "jobCountry"],
+            &["city", "location", "region"],
+            &[],
+        ),
+        SignalType::JobChange => (
+            &[
+                "personName",
+                "newRole",
+                "personLocation",
+                "personCity",
+                "personCountry",
+            ],
+            &["personCity", "personLocation"],
+            &["newRole"],
+        ),
+        _ => (&[], &[], &[]),
     };
-    let mut body = String::new();
-    for key in keys {
-        if let Some(value) = text(record, &[key]) {
-            push_words(&mut body, &value);
-        }
-    }
+    let mut out = SearchText {
+        body: words_of(record, body_keys),
+        place: words_of(record, place_keys),
+        role: words_of(record, role_keys),
+        ..SearchText::default()
+    };
     if let Some(name) = text(record, &["personCountry", "jobCountry"])
         .and_then(|c| crate::domain::countries::country_code(&c))
         .and_then(crate::domain::countries::country_name)
     {
-        push_words(&mut body, name);
+        push_words(&mut out.body, name);
     }
-    let mut description = String::new();
     if let Some(text) = record.get("descriptionText").and_then(Value::as_str) {
-        push_words(&mut description, text);
+        push_words(&mut out.description, text);
     }
-    (body, description)
+    out
+}
+
+/// The words of the text fields `keys` of `record`, in order.
+fn words_of(record: &Record, keys: &[&str]) -> String {
+    let mut words = String::new();
+    for key in keys {
+        if let Some(value) = text(record, &[key]) {
+            push_words(&mut words, &value);
+        }
+    }
+    words
 }
 
 /// Appends the lower-case words of `text` to `out`, space-separated: `words(text).join(" ")`

@@ -36,6 +36,40 @@ fn the_payload_leaves_out_the_company_fields() {
 }
 
 #[test]
+fn the_place_and_role_documents_hold_only_their_own_fields() {
+    let posting = json!({ "title": "Senior Engineer", "location": "Austin, TX",
+                          "city": "Austin", "region": "Texas", "jobCountry": "US" });
+    let text = search_text(SignalType::Hiring, posting.as_object().unwrap());
+    assert_eq!(text.place, "austin austin tx texas");
+    assert_eq!(text.role, "");
+    assert!(
+        text.body.starts_with("senior engineer austin tx"),
+        "{}",
+        text.body
+    );
+    let change = json!({ "personName": "Jane Doe", "newRole": "Chief Technology Officer",
+                         "personLocation": "Berlin, Germany", "personCity": "Berlin",
+                         "personCountry": "DE" });
+    let text = search_text(SignalType::JobChange, change.as_object().unwrap());
+    assert_eq!(text.place, "berlin berlin germany");
+    assert_eq!(text.role, "chief technology officer");
+    let round = json!({ "roundType": "seed", "location": "Berlin" });
+    assert_eq!(
+        search_text(SignalType::FundingRound, round.as_object().unwrap()),
+        SearchText::default()
+    );
+}
+
+#[test]
+fn a_deal_without_a_currency_is_stored_in_us_dollars() {
+    for kind in [SignalType::FundingRound, SignalType::Acquisition] {
+        let deal = json!({ "occurredAt": "2025-01-01", "amount": 5 });
+        let row = build_row(kind, deal.as_object().unwrap()).unwrap();
+        assert_eq!(row.currency.as_deref(), Some("USD"), "{kind:?}");
+    }
+}
+
+#[test]
 fn a_posting_is_filed_under_the_us_state_of_its_region_or_location() {
     let region = |posting: Value| {
         build_row(SignalType::Hiring, posting.as_object().unwrap())

@@ -89,6 +89,37 @@ pub fn signal_search_clause(c: &mut Conditions, db: &Db, text: &str) -> String {
     }
 }
 
+/// The part of a signal's text a scoped filter reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignalField {
+    /// A posting's city, location and region; a person's city and location (`city`).
+    Place,
+    /// A job change's new role (`new_role`).
+    Role,
+}
+
+/// Free-text match (every word as a prefix) on one part of a signal's text only.
+pub fn signal_field_clause(c: &mut Conditions, db: &Db, field: SignalField, text: &str) -> String {
+    let words = words(text);
+    if words.is_empty() {
+        return "1 = 0".into();
+    }
+    let column = match field {
+        SignalField::Place => "place",
+        SignalField::Role => "role",
+    };
+    match db {
+        Db::Sqlite(_) => {
+            let p = c.text(format!("{column} : ({})", fts5_prefixes(&words)));
+            format!("s.rowid IN (SELECT rowid FROM signal_fields WHERE signal_fields MATCH {p})")
+        }
+        Db::Postgres(_) => {
+            let p = c.text(tsquery_prefixes(&words));
+            format!("s.{column}_tsv @@ to_tsquery('simple', {p})")
+        }
+    }
+}
+
 /// The job-description query language on a signal's description.
 pub fn description_clause(c: &mut Conditions, db: &Db, query: &KeywordQuery) -> String {
     match db {
@@ -152,30 +183,60 @@ pub async fn index_companies(tx: &mut Tx, ids: &[&str], replace: bool) -> Result
     Ok(())
 }
 
-/// Writes the search documents `(signal id, body, description)` of stored signals; `replace`
-/// when they may have documents already (else they are only added). On PostgreSQL the vectors
-/// are columns written with the row itself (`signals::write_signals`), so only SQLite's FTS5
-/// table is written here.
+/// The search documents of one signal, as [`index_signals`] writes them.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchDoc<'a> {
+    pub id: &'a str,
+    /// The signal's own words (`search`).
+    pub body: &'a str,
+    /// A job's description (`description`).
+    pub description: &'a str,
+    /// Its place (the `city` filters).
+    pub place: &'a str,
+    /// A job change's new role (`new_role`).
+    pub role: &'a str,
+}
+
+/// Writes the search documents of stored signals; `replace` when they may have documents
+/// already (else they are only added). On PostgreSQL the vectors are columns written with the
+/// row itself (`signals::write_signals`), so only SQLite's FTS5 tables are written here.
 pub async fn index_signals(
     tx: &mut Tx,
-    docs: &[(&str, &str, &str)],
+    docs: &[SearchDoc<'_>],
     replace: bool,
 ) -> Result<(), StoreError> {
     if let Tx::Sqlite(_) = tx {
+        let verb = if replace {
+            "INSERT OR REPLACE"
+        } else {
+            "INSERT"
+        };
         let values: Vec<Val<'_>> = docs
             .iter()
-            .flat_map(|(id, body, description)| {
-                [id, body, description].map(|text| Val::Text(Some(*text)))
-            })
+            .flat_map(|d| [d.id, d.body, d.description].map(|text| Val::Text(Some(text))))
             .collect();
+        let head = format!(
+            "{verb} INTO signal_search (rowid, body, description) \
+             SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
+        );
         let stmt = RowStatement {
-            head: if replace {
-                "INSERT OR REPLACE INTO signal_search (rowid, body, description) \
-                 SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
-            } else {
-                "INSERT INTO signal_search (rowid, body, description) \
-                 SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
-            },
+            head: &head,
+            template: "(?, ?, ?)",
+            tail: ") AS v JOIN signals s ON s.id = v.column1",
+        };
+        execute_rows(tx, &stmt, &values).await?;
+        // Most signals have no place or role: only a replaced document may need clearing.
+        let values: Vec<Val<'_>> = docs
+            .iter()
+            .filter(|d| replace || !d.place.is_empty() || !d.role.is_empty())
+            .flat_map(|d| [d.id, d.place, d.role].map(|text| Val::Text(Some(text))))
+            .collect();
+        let head = format!(
+            "{verb} INTO signal_fields (rowid, place, role) \
+             SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
+        );
+        let stmt = RowStatement {
+            head: &head,
             template: "(?, ?, ?)",
             tail: ") AS v JOIN signals s ON s.id = v.column1",
         };

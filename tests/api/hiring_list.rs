@@ -20,6 +20,7 @@ each_backend!(
     job_countries_and_company_countries_scope_one_side_and_combine_with_and,
     states_match_the_us_state_code_and_refuse_anything_else,
     city_matches_the_city_location_or_region,
+    city_matches_neither_the_title_nor_the_country,
     states_match_a_state_given_by_name_or_by_the_end_of_a_us_location,
     vocabulary_errors_name_the_parameter_as_sent,
     subcategories_take_any_id_in_any_case,
@@ -384,6 +385,28 @@ async fn states_match_a_state_given_by_name_or_by_the_end_of_a_us_location(backe
     assert_eq!(
         rows[0]["region"], "California",
         "the record shows the region as imported"
+    );
+}
+
+async fn city_matches_neither_the_title_nor_the_country(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for city in [
+        "Engineer",
+        "java",
+        "Head of Product",
+        "United States",
+        "Senior",
+    ] {
+        assert_eq!(
+            lists.ids(HIRING, &[("city", city)]).await,
+            NONE,
+            "city={city} is only in titles or job countries"
+        );
+    }
+    assert_eq!(
+        lists.ids(HIRING, &[("city", "Berlin")]).await,
+        [ACME_VP_ENGINEERING]
     );
 }
 

@@ -18,6 +18,7 @@ each_backend!(
     countries_match_the_person_country_or_the_headquarters,
     excluded_countries_drop_a_change_when_either_country_matches_and_keep_unknowns,
     city_matches_the_person_city_or_location,
+    city_and_new_role_read_only_their_own_fields,
     both_spellings_of_company_linkedin_url_are_validated_and_read_as_one_list,
     vocabulary_errors_name_the_parameter_as_sent,
     person_linkedin_url_is_an_exact_profile_match,
@@ -310,6 +311,28 @@ async fn both_spellings_of_company_linkedin_url_are_validated_and_read_as_one_li
         )
         .await;
     assert!(message.contains("company_linkedin_url"), "{message}");
+}
+
+async fn city_and_new_role_read_only_their_own_fields(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    let cases: &[Case] = &[
+        (&[("city", "Chief")], &[]),
+        (&[("city", "Jane")], &[]),
+        (&[("city", "Germany")], &[JANE_CTO_AT_ACME]),
+        (&[("city", "GB")], &[]),
+        (&[("new_role", "Berlin")], &[]),
+        (&[("new_role", "Jane")], &[]),
+        (&[("new_role", "China")], &[]),
+        (&[("new_role", "chief tech")], &[JANE_CTO_AT_ACME]),
+    ];
+    for (params, expected) in cases {
+        assert_eq!(
+            lists.ids(JOB_CHANGES, params).await,
+            *expected,
+            "{params:?}"
+        );
+    }
 }
 
 async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {

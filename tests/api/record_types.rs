@@ -3,13 +3,14 @@
 //! of the specification: `verificationStatus` is one of its three values, never null (and the
 //! `verification_status` filter agrees), `amount` an integer, `currency` an ISO 4217 code and
 //! `announcedDate` a date. A job change's `source` is one of its lower-case values and its
-//! follower counts integers; a posting's `jobId` is text.
+//! follower counts integers; a posting's `jobId` is text. A deal imported without a currency is
+//! in US dollars, shown and filtered so.
 
 use serde_json::{Value, json};
 
 use crate::each_backend;
 use crate::lists_support::{
-    FUNDING, HIRING, JOB_CHANGES, Lists, company, import_signals, record_id,
+    ACQUISITIONS, FUNDING, HIRING, JOB_CHANGES, Lists, company, import_signals, record_id,
 };
 use crate::support::Backend;
 
@@ -18,6 +19,7 @@ each_backend!(
     a_loosely_imported_round_shows_its_amount_currency_and_date_in_their_documented_types,
     the_verification_filter_finds_rounds_by_the_status_they_show,
     a_loosely_imported_job_change_and_posting_show_their_documented_types,
+    a_deal_imported_without_a_currency_shows_and_filters_as_us_dollars,
 );
 
 const BARE: &str = "f5000000-0000-4000-8000-000000000001";
@@ -123,4 +125,38 @@ async fn a_loosely_imported_job_change_and_posting_show_their_documented_types(b
     assert_eq!(change["personFollowers"], 1200, "{change}");
     assert_eq!(change["personConnections"], 300, "{change}");
     assert_eq!(posting["jobId"], "4012345678", "{posting}");
+}
+
+async fn a_deal_imported_without_a_currency_shows_and_filters_as_us_dollars(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    let (round, deal) = (
+        "f5000000-0000-4000-8000-000000000003",
+        "a5000000-0000-4000-8000-000000000001",
+    );
+    import_signals(
+        &lists.app,
+        "funding",
+        json!([{ "signalId": round, "companyId": company::ACME,
+                 "occurredAt": "2025-05-01T10:00:00Z", "roundType": "seed", "amount": 5 }]),
+    )
+    .await;
+    import_signals(
+        &lists.app,
+        "acquisitions",
+        json!([{ "signalId": deal, "companyId": company::NOWHERE,
+                 "acquiringCompanyId": company::HOOLI, "occurredAt": "2025-05-01T10:00:00Z",
+                 "amount": 7 }]),
+    )
+    .await;
+
+    for (path, id) in [(FUNDING, round), (ACQUISITIONS, deal)] {
+        let rows = lists.rows(path, &[("currency", "USD")]).await;
+        assert_eq!(rows.len(), 1, "{path}: {rows:?}");
+        assert_eq!(record_id(&rows[0]), id);
+        assert_eq!(rows[0]["currency"], "USD", "{}", rows[0]);
+        assert_eq!(
+            lists.ids(path, &[("currency", "EUR")]).await,
+            Vec::<String>::new()
+        );
+    }
 }
