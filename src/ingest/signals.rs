@@ -75,10 +75,11 @@ fn funding_columns(row: &mut SignalRow, record: &Record) {
     row.round_type = lower(record, &["roundType"]);
     row.round_flavor = lower(record, &["roundFlavor"]);
     if let Some(Value::Array(investors)) = record.get("investors") {
+        // An investor is an object with a name, or (as the record shows it) a bare name.
         row.tags.extend(
             investors
                 .iter()
-                .filter_map(|i| i.get("name").and_then(Value::as_str))
+                .filter_map(|i| i.as_str().or_else(|| i.get("name").and_then(Value::as_str)))
                 .map(|name| format!("investor:{}", name.trim().to_lowercase())),
         );
     }

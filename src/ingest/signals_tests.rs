@@ -61,6 +61,15 @@ fn the_place_and_role_documents_hold_only_their_own_fields() {
 }
 
 #[test]
+fn investors_given_as_objects_or_bare_names_are_tagged() {
+    let round = json!({ "occurredAt": "2025-01-01", "currency": "eur",
+                        "investors": ["Plain Ventures", { "name": " Big VC " }, 7] });
+    let row = build_row(SignalType::FundingRound, round.as_object().unwrap()).unwrap();
+    assert_eq!(row.tags, ["investor:plain ventures", "investor:big vc"]);
+    assert_eq!(row.currency.as_deref(), Some("EUR"));
+}
+
+#[test]
 fn a_deal_without_a_currency_is_stored_in_us_dollars() {
     for kind in [SignalType::FundingRound, SignalType::Acquisition] {
         let deal = json!({ "occurredAt": "2025-01-01", "amount": 5 });

@@ -31,6 +31,7 @@ each_backend!(
     a_domain_and_a_linkedin_url_must_name_the_same_company,
     company_name_is_fuzzy_tolerates_a_typo_and_yields_to_a_domain,
     company_name_matches_any_part_of_the_name_in_any_case,
+    investor_name_finds_investors_imported_as_bare_names,
     vocabulary_errors_name_the_parameter_as_sent,
     date_from_and_date_to_are_inclusive_whole_days,
     a_signal_at_the_last_second_of_date_to_is_in_and_one_at_midnight_after_is_out,
@@ -721,6 +722,24 @@ async fn company_name_matches_any_part_of_the_name_in_any_case(backend: Backend)
             lists.ids(FUNDING, &[("company_name", odd)]).await,
             Vec::<String>::new(),
             "company_name={odd}"
+        );
+    }
+}
+
+async fn investor_name_finds_investors_imported_as_bare_names(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    let round = json!({
+        "signalId": "f6000000-0000-4000-8000-000000000001", "companyId": company::GLOBEX,
+        "occurredAt": "2025-05-01T10:00:00Z", "roundType": "seed", "currency": "USD",
+        "investors": ["Plain Ventures", { "name": "Object Capital" }]
+    });
+    crate::lists_support::import_signals(&lists.app, "funding", json!([round])).await;
+
+    for name in ["plain", "PLAIN VENTURES", "object cap"] {
+        assert_eq!(
+            lists.ids(FUNDING, &[("investor_name", name)]).await,
+            ["f6000000-0000-4000-8000-000000000001"],
+            "investor_name={name}"
         );
     }
 }
