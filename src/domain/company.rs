@@ -31,6 +31,43 @@ pub struct CompanyRecord {
     pub growth_info: Option<GrowthInfo>,
 }
 
+impl CompanyRecord {
+    /// Gives a record without a slug the one made from its name ([`slug_from_name`]); for a
+    /// company about to be created (an update leaves a stored slug as it is).
+    pub fn fill_slug(&mut self) {
+        if self.slug.as_deref().is_none_or(|s| s.trim().is_empty()) {
+            let slug = slug_from_name(&self.name);
+            self.slug = (!slug.is_empty()).then_some(slug);
+        }
+    }
+}
+
+/// A company's slug made from its name: lower case, every run of characters other than letters
+/// and digits one `-`, none at either end (`"Acme Corp."` → `"acme-corp"`). Empty when the name
+/// has no letter or digit.
+pub fn slug_from_name(name: &str) -> String {
+    let mut slug = String::with_capacity(name.len());
+    for word in name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !slug.is_empty() {
+            slug.push('-');
+        }
+        slug.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    slug
+}
+
+/// The slug a company shows: the stored one, else the one its name gives (companies stored
+/// before slugs were made at import have none).
+pub fn shown_slug(stored: Option<&str>, name: &str) -> String {
+    match stored.map(str::trim) {
+        Some(slug) if !slug.is_empty() => slug.to_string(),
+        _ => slug_from_name(name),
+    }
+}
+
 /// One person record of an import: who they are and where they currently work.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -44,4 +81,54 @@ pub struct PersonRecord {
     pub company_id: Option<String>,
     pub company_linkedin_url: Option<String>,
     pub company_website: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slug_is_the_lower_case_name_with_runs_of_other_characters_as_one_dash() {
+        for (name, slug) in [
+            ("Acme Corporation", "acme-corporation"),
+            ("  Acme   Corp. ", "acme-corp"),
+            ("HealthTech Solutions, Inc.", "healthtech-solutions-inc"),
+            ("AT&T", "at-t"),
+            ("--Nowhere__Labs--", "nowhere-labs"),
+            ("Société Générale", "société-générale"),
+            ("3M", "3m"),
+            ("!!!", ""),
+            ("", ""),
+        ] {
+            assert_eq!(slug_from_name(name), slug, "{name}");
+        }
+    }
+
+    fn record(name: &str, slug: Option<&str>) -> CompanyRecord {
+        let value = serde_json::json!({ "name": name, "slug": slug });
+        serde_json::from_value(value).expect("a company record")
+    }
+
+    #[test]
+    fn a_record_without_a_slug_gets_the_one_its_name_gives_and_keeps_its_own() {
+        let mut bare = record("Hooli XYZ", None);
+        bare.fill_slug();
+        assert_eq!(bare.slug.as_deref(), Some("hooli-xyz"));
+        let mut blank = record("Hooli", Some(" "));
+        blank.fill_slug();
+        assert_eq!(blank.slug.as_deref(), Some("hooli"));
+        let mut given = record("Hooli", Some("hooli-inc"));
+        given.fill_slug();
+        assert_eq!(given.slug.as_deref(), Some("hooli-inc"));
+        let mut nameless = record("???", None);
+        nameless.fill_slug();
+        assert_eq!(nameless.slug, None);
+    }
+
+    #[test]
+    fn a_company_shows_its_stored_slug_else_the_one_of_its_name() {
+        assert_eq!(shown_slug(Some("acme"), "Acme Corporation"), "acme");
+        assert_eq!(shown_slug(None, "Acme Corporation"), "acme-corporation");
+        assert_eq!(shown_slug(Some(""), "Globex"), "globex");
+    }
 }

@@ -1,9 +1,9 @@
 //! Parts of a signal record in their documented shapes, whatever subset or spelling an import
 //! stored, shared by the list records and the webhook events: the nested arrays (`investors`,
 //! `sources`) with every documented key present, absent ones as `null` (booleans as `false`) and
-//! timestamps in the service's form; a deal's `amount` as an integer, `currency` in capitals and
-//! `announcedDate` as a date; a funding round's `confidenceScore` as a number and its
-//! `verificationStatus` as one of its three values.
+//! timestamps in the service's form; a deal's `amount` as an integer, `currency` in capitals (US
+//! dollars when left out) and `announcedDate` as a date; a funding round's `confidenceScore` as a
+//! number and its `verificationStatus` as one of its three values.
 
 use chrono::NaiveDate;
 use serde_json::{Map, Value, json};
@@ -66,11 +66,16 @@ pub fn integer(value: Value) -> Value {
     json!(amount)
 }
 
-/// A deal's `currency`: the ISO 4217 code in capitals (as the currency filters read it).
+/// The currency of a deal imported without one: acquisitions are in whole US dollars by
+/// convention, and most funding rounds are too.
+pub const DEFAULT_CURRENCY: &str = "USD";
+
+/// A deal's `currency`: the ISO 4217 code in capitals (as the currency filters read it), and
+/// [`DEFAULT_CURRENCY`] when the import left it out (as it is stored then).
 pub fn currency_code(value: Value) -> Value {
     match value {
-        Value::String(s) => Value::String(s.trim().to_uppercase()),
-        _ => Value::Null,
+        Value::String(s) if !s.trim().is_empty() => Value::String(s.trim().to_uppercase()),
+        _ => json!(DEFAULT_CURRENCY),
     }
 }
 
@@ -167,7 +172,9 @@ mod tests {
         assert_eq!(integer(json!(1500000.0)), json!(1_500_000));
         assert_eq!(integer(json!("lots")), Value::Null);
         assert_eq!(currency_code(json!(" usd")), json!("USD"));
-        assert_eq!(currency_code(json!(3)), Value::Null);
+        assert_eq!(currency_code(json!(3)), json!("USD"));
+        assert_eq!(currency_code(Value::Null), json!("USD"));
+        assert_eq!(currency_code(json!(" ")), json!("USD"));
         assert_eq!(calendar_date(json!("2026-03-17")), json!("2026-03-17"));
         assert_eq!(
             calendar_date(json!("2026-03-17T23:30:00-02:00")),

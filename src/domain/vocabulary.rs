@@ -2,9 +2,10 @@
 //!
 //! Each filter accepts values from a fixed list, compared case-insensitively after trimming, and
 //! yields them in the list's own spelling, de-duplicated in first-seen order. An unknown value
-//! is a 400 whose message names it and lists what is accepted, in the reference's pattern:
-//! `Invalid seniority value: exec. Accepted values: founder, c_level, vp, director, head, lead,
-//! manager.` Round types say "(case-insensitive)" after "Accepted values", as the reference does.
+//! is a 400 whose message names the query parameter and the value, and lists what is accepted,
+//! in the reference's pattern: `Invalid seniorities value: exec. Accepted values: founder,
+//! c_level, vp, director, head, lead, manager.` Round types say "(case-insensitive)" after
+//! "Accepted values", as the reference does.
 //!
 //! Multi-valued filters are comma-separated; empty entries are skipped, and a filter with no
 //! entry at all is refused (callers that treat an empty parameter as absent should not call the
@@ -189,8 +190,8 @@ pub const SENIORITIES: &[&str] = &[
 ];
 
 /// Parses a `sep`-separated list of values from `accepted` (case-insensitive), returning them
-/// in `accepted`'s spelling, de-duplicated in first-seen order. `what` names the value in the
-/// error, e.g. `"seniority"` → `Invalid seniority value: exec. Accepted values: …`.
+/// in `accepted`'s spelling, de-duplicated in first-seen order. `what` names the parameter in
+/// the error, e.g. `"seniorities"` → `Invalid seniorities value: exec. Accepted values: …`.
 pub fn parse_list(
     input: &str,
     sep: char,
@@ -223,7 +224,7 @@ pub fn parse_rounds(input: &str) -> Result<Vec<String>, String> {
 
 /// `round_flavor`: comma-separated round flavors.
 pub fn parse_round_flavors(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', ROUND_FLAVORS, "round flavor")
+    parse_list(input, ',', ROUND_FLAVORS, "round_flavor")
 }
 
 /// `currency` on the funding list: one ISO 4217 code, answered in upper case.
@@ -238,12 +239,12 @@ pub fn parse_acquisition_currency(input: &str) -> Result<&'static str, String> {
 
 /// `verification_status`: comma-separated verification statuses.
 pub fn parse_verification_statuses(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', VERIFICATION_STATUSES, "verification status")
+    parse_list(input, ',', VERIFICATION_STATUSES, "verification_status")
 }
 
 /// `subcategories`: comma-separated subcategory ids.
 pub fn parse_subcategories(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', SUBCATEGORIES, "subcategory")
+    parse_list(input, ',', SUBCATEGORIES, "subcategories")
 }
 
 /// `source` on the job-changes list: one source.
@@ -253,7 +254,7 @@ pub fn parse_job_change_source(input: &str) -> Result<&'static str, String> {
 
 /// `team_size`: comma-separated team-size buckets.
 pub fn parse_team_sizes(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', TEAM_SIZES, "team size")
+    parse_list(input, ',', TEAM_SIZES, "team_size")
 }
 
 /// `applicants`: comma-separated applicant-count buckets.
@@ -263,17 +264,17 @@ pub fn parse_applicant_ranges(input: &str) -> Result<Vec<String>, String> {
 
 /// `positions`: comma-separated position tags.
 pub fn parse_positions(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', POSITIONS, "position")
+    parse_list(input, ',', POSITIONS, "positions")
 }
 
 /// `departments`: comma-separated department tags.
 pub fn parse_departments(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', DEPARTMENTS, "department")
+    parse_list(input, ',', DEPARTMENTS, "departments")
 }
 
 /// `seniorities`: comma-separated seniority tags.
 pub fn parse_seniorities(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', SENIORITIES, "seniority")
+    parse_list(input, ',', SENIORITIES, "seniorities")
 }
 
 /// The `team_size` bucket of a company with `employee_count` employees. `1000-plus` means over
@@ -418,10 +419,10 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_seniority_gives_the_reference_message() {
+    fn an_unknown_seniority_gives_the_reference_message_naming_the_parameter() {
         assert_eq!(
             parse_seniorities("vp,exec").expect_err("unknown seniority"),
-            "Invalid seniority value: exec. Accepted values: founder, c_level, vp, director, \
+            "Invalid seniorities value: exec. Accepted values: founder, c_level, vp, director, \
              head, lead, manager."
         );
     }
@@ -432,19 +433,19 @@ mod tests {
         let cases: [(ListParser, &str); 8] = [
             (
                 parse_round_flavors,
-                "Invalid round flavor value: x. Accepted values: bridge",
+                "Invalid round_flavor value: x. Accepted values: bridge",
             ),
             (
                 parse_verification_statuses,
-                "Invalid verification status value: x. Accepted",
+                "Invalid verification_status value: x. Accepted",
             ),
             (
                 parse_subcategories,
-                "Invalid subcategory value: x. Accepted values: ai, saas",
+                "Invalid subcategories value: x. Accepted values: ai, saas",
             ),
             (
                 parse_team_sizes,
-                "Invalid team size value: x. Accepted values: 1-10, 11-50",
+                "Invalid team_size value: x. Accepted values: 1-10, 11-50",
             ),
             (
                 parse_applicant_ranges,
@@ -452,15 +453,15 @@ mod tests {
             ),
             (
                 parse_positions,
-                "Invalid position value: x. Accepted values: founder",
+                "Invalid positions value: x. Accepted values: founder",
             ),
             (
                 parse_departments,
-                "Invalid department value: x. Accepted values: engineering",
+                "Invalid departments value: x. Accepted values: engineering",
             ),
             (
                 parse_seniorities,
-                "Invalid seniority value: x. Accepted values: founder",
+                "Invalid seniorities value: x. Accepted values: founder",
             ),
         ];
         for (parse, prefix) in cases {
@@ -496,7 +497,7 @@ mod tests {
         assert_eq!(parse_round_flavors(",bridge,,").expect("valid"), ["bridge"]);
         assert_eq!(
             parse_round_flavors(" , ").expect_err("no value"),
-            "No round flavor value given. Accepted values: bridge, extension, secondary."
+            "No round_flavor value given. Accepted values: bridge, extension, secondary."
         );
     }
 

@@ -12,10 +12,10 @@ use tokio::task::JoinSet;
 use crate::domain::csv_mapping::RowIdentifiers;
 use crate::domain::target::{normalize_domain, normalize_linkedin_company, registrable_domain};
 use crate::store::Db;
+use crate::store::company_names::fuzzy_company_ids;
 use crate::store::enrichment::lookup::{
     CompanyKey, KeyedCompany, begin_read, companies_by_exact_name, companies_by_key,
 };
-use crate::store::search::fuzzy_company_ids;
 
 /// Typo-tolerant name lookups run at once, at most.
 const FUZZY_PARALLEL: usize = 8;

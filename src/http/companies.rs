@@ -10,8 +10,7 @@ use crate::http::extract::QueryParams;
 use crate::http::signals::identity::strict_company_ids;
 use crate::http::signals::pagination::PagePagination;
 use crate::http::signals::params::{
-    company_domains, company_linkedin_urls, countries, int_range, lower_list, paging, sorting,
-    subcategories, text,
+    company_domains, company_linkedin_urls, countries, int_range, lower_list, paging, sorting, text,
 };
 use crate::http::state::AppState;
 use crate::store::company_lists::{CompanyQuery, CompanyRow, count_companies, list_companies};
@@ -70,7 +69,7 @@ pub async fn list(
         exclude_countries: countries(&q, "exclude_countries")?,
         industries: lower_list(&q, "industry", ','),
         categories: lower_list(&q, "categories", '|'),
-        subcategories: subcategories(&q)?,
+        subcategories: lower_list(&q, "subcategories", ','),
         employee_min,
         employee_max,
         founded_min,

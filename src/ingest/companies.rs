@@ -69,11 +69,14 @@ pub async fn store_companies(
     let wanted: Vec<&Identifiers> = identifiers.iter().collect();
     let mut index = CompanyIndex::load(&mut tx, None, &wanted).await?;
     let plan = plan(&mut index, valid, &identifiers, now);
-    let (stored, new): (Vec<CompanyRow>, Vec<CompanyRow>) = plan
+    let (stored, mut new): (Vec<CompanyRow>, Vec<CompanyRow>) = plan
         .rows
         .iter()
         .cloned()
         .partition(|row| index.was_stored(&row.id));
+    for row in &mut new {
+        row.record.fill_slug();
+    }
     let order: Vec<StoredCompany<'_>> = plan
         .order
         .iter()

@@ -1,5 +1,6 @@
 //! The companies a signal record names: the identifiers to find each by (id, else website, else
-//! LinkedIn page) and, when none matches, the company to create from the record's company fields.
+//! LinkedIn page) and, when none matches, the company to create from the record's company fields
+//! (its slug made from its name when the record gives none).
 
 use serde_json::Value;
 
@@ -72,7 +73,7 @@ fn main_company_fields(
     website: Option<String>,
     linkedin_url: Option<String>,
 ) -> CompanyRecord {
-    CompanyRecord {
+    let mut company = CompanyRecord {
         id,
         name,
         slug: text(record, &["companySlug"]),
@@ -90,7 +91,9 @@ fn main_company_fields(
         keywords: None,
         specialties: string_list(record, "companySpecialties"),
         growth_info: None,
-    }
+    };
+    company.fill_slug();
+    company
 }
 
 /// The acquirer of an acquisition: `acquiringCompanyId`, or the `acquiringCompany` object.
@@ -104,7 +107,7 @@ pub fn acquirer_ref(record: &Record) -> CompanyRef {
     let Some((nested, name)) = nested.and_then(|n| text(n, &["name"]).map(|name| (n, name))) else {
         return CompanyRef { ids, create: None };
     };
-    let company = CompanyRecord {
+    let mut company = CompanyRecord {
         id,
         name,
         slug: text(nested, &["slug"]),
@@ -123,6 +126,7 @@ pub fn acquirer_ref(record: &Record) -> CompanyRef {
         specialties: None,
         growth_info: None,
     };
+    company.fill_slug();
     CompanyRef {
         ids,
         create: Some(company),

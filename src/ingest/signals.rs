@@ -5,8 +5,10 @@
 use serde_json::Value;
 
 use super::fields::{Record, applicant_count, integer, string_list, text, timestamp};
+use crate::domain::record_parts::DEFAULT_CURRENCY;
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
+use crate::domain::us_states::posting_region;
 use crate::store::companies::normalize_country;
 use crate::store::new_id;
 use crate::store::signals::SignalRow;
@@ -17,9 +19,11 @@ pub use super::signal_batch::{SignalReport, ingest_signals};
 /// names what is wrong with the record.
 pub fn build_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
     let mut row = base_row(kind, record)?;
-    let (body, description) = search_text(kind, record);
-    row.search_body = body;
-    row.search_description = description;
+    let text = search_text(kind, record);
+    row.search_body = text.body;
+    row.search_description = text.description;
+    row.search_place = text.place;
+    row.search_role = text.role;
     Ok(row)
 }
 
@@ -57,7 +61,12 @@ fn lower(record: &Record, keys: &[&str]) -> Option<String> {
 
 fn deal_columns(row: &mut SignalRow, record: &Record) {
     row.amount = integer(record, &["amount"]);
-    row.currency = text(record, &["currency"]).map(|c| c.to_uppercase());
+    // As the record shows it: a deal imported without a currency is in US dollars.
+    row.currency = Some(
+        text(record, &["currency"])
+            .map(|c| c.to_uppercase())
+            .unwrap_or_else(|| DEFAULT_CURRENCY.to_string()),
+    );
     row.verification_status = lower(record, &["verificationStatus"]);
 }
 
@@ -66,10 +75,11 @@ fn funding_columns(row: &mut SignalRow, record: &Record) {
     row.round_type = lower(record, &["roundType"]);
     row.round_flavor = lower(record, &["roundFlavor"]);
     if let Some(Value::Array(investors)) = record.get("investors") {
+        // An investor is an object with a name, or (as the record shows it) a bare name.
         row.tags.extend(
             investors
                 .iter()
-                .filter_map(|i| i.get("name").and_then(Value::as_str))
+                .filter_map(|i| i.as_str().or_else(|| i.get("name").and_then(Value::as_str)))
                 .map(|name| format!("investor:{}", name.trim().to_lowercase())),
         );
     }
@@ -77,7 +87,11 @@ fn funding_columns(row: &mut SignalRow, record: &Record) {
 
 fn hiring_columns(row: &mut SignalRow, record: &Record) {
     row.country = text(record, &["jobCountry"]).map(|c| normalize_country(&c));
-    row.region = text(record, &["region"]).map(|r| r.to_uppercase());
+    row.region = posting_region(
+        text(record, &["region"]).as_deref(),
+        text(record, &["location"]).as_deref(),
+        row.country.as_deref(),
+    );
     row.city = text(record, &["city"]);
     row.applicants = applicant_count(record, "numApplicants");
     row.title = text(record, &["title"]);
@@ -136,37 +150,67 @@ fn is_company_field(key: &str) -> bool {
         || matches!(key, "signalId" | "signalType" | "match_confidence")
 }
 
-/// The searchable text of a signal: its own words (job title and place, or person, role and
-/// place), and a job's description. Company words are searched on the company itself.
-fn search_text(kind: SignalType, record: &Record) -> (String, String) {
-    let keys: &[&str] = match kind {
-        SignalType::Hiring => &["title", "location", "city", "region", "jobCountry"],
-        SignalType::JobChange => &[
-            "personName",
-            "newRole",
-            "personLocation",
-            "personCity",
-            "personCountry",
-        ],
-        _ => &[],
+/// The searchable words of a signal, each document for the filters that read it.
+#[derive(Debug, Default, PartialEq)]
+struct SearchText {
+    /// Its own words (job title and place, or person, role and place) for `search`. Company
+    /// words are searched on the company itself.
+    body: String,
+    /// A job's description, for `description`.
+    description: String,
+    /// A posting's city, location and region, or a person's city and location, for `city`.
+    place: String,
+    /// A job change's new role, for `new_role`.
+    role: String,
+}
+
+fn search_text(kind: SignalType, record: &Record) -> SearchText {
+    let (body_keys, place_keys, role_keys): (&[&str], &[&str], &[&str]) = match kind {
+        SignalType::Hiring => (
+            &["title", "location", "city", "region", "jobCountry"],
+            &["city", "location", "region"],
+            &[],
+        ),
+        SignalType::JobChange => (
+            &[
+                "personName",
+                "newRole",
+                "personLocation",
+                "personCity",
+                "personCountry",
+            ],
+            &["personCity", "personLocation"],
+            &["newRole"],
+        ),
+        _ => (&[], &[], &[]),
     };
-    let mut body = String::new();
-    for key in keys {
-        if let Some(value) = text(record, &[key]) {
-            push_words(&mut body, &value);
-        }
-    }
+    let mut out = SearchText {
+        body: words_of(record, body_keys),
+        place: words_of(record, place_keys),
+        role: words_of(record, role_keys),
+        ..SearchText::default()
+    };
     if let Some(name) = text(record, &["personCountry", "jobCountry"])
         .and_then(|c| crate::domain::countries::country_code(&c))
         .and_then(crate::domain::countries::country_name)
     {
-        push_words(&mut body, name);
+        push_words(&mut out.body, name);
     }
-    let mut description = String::new();
     if let Some(text) = record.get("descriptionText").and_then(Value::as_str) {
-        push_words(&mut description, text);
+        push_words(&mut out.description, text);
     }
-    (body, description)
+    out
+}
+
+/// The words of the text fields `keys` of `record`, in order.
+fn words_of(record: &Record, keys: &[&str]) -> String {
+    let mut words = String::new();
+    for key in keys {
+        if let Some(value) = text(record, &[key]) {
+            push_words(&mut words, &value);
+        }
+    }
+    words
 }
 
 /// Appends the lower-case words of `text` to `out`, space-separated: `words(text).join(" ")`
@@ -188,51 +232,5 @@ fn push_words(out: &mut String, text: &str) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::keyword_query::words;
-    use serde_json::json;
-
-    #[test]
-    fn search_words_are_the_lower_case_words_of_the_text() {
-        for text in [
-            "Senior  Rust-Engineer, Berlin!",
-            "ΣΟΦΟΣ straße İstanbul",
-            "",
-            " - ",
-        ] {
-            let mut out = String::from("x");
-            push_words(&mut out, text);
-            let expected: Vec<String> = std::iter::once("x".to_string())
-                .chain(words(text))
-                .collect();
-            assert_eq!(out, expected.join(" "), "{text}");
-        }
-    }
-
-    #[test]
-    fn the_payload_leaves_out_the_company_fields() {
-        let record = json!({
-            "signalId": "s", "companyName": "Acme", "companyLinkedinUrl": "l", "title": "CTO",
-            "previousCompanyId": "p", "acquiringCompany": {}, "amount": 5
-        });
-        let record = record.as_object().cloned().unwrap_or_default();
-        let payload: Value = serde_json::from_str(&payload(&record)).expect("JSON");
-        assert_eq!(
-            payload,
-            json!({ "companyLinkedinUrl": "l", "title": "CTO", "amount": 5 })
-        );
-    }
-
-    #[test]
-    fn a_title_gives_its_position_department_and_seniority_tags() {
-        assert_eq!(
-            title_tags("VP of Engineering"),
-            [
-                "position:vp of engineering",
-                "department:engineering",
-                "seniority:vp"
-            ]
-        );
-    }
-}
+#[path = "signals_tests.rs"]
+mod tests;

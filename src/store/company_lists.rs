@@ -9,6 +9,7 @@ use super::query::{Conditions, cached_count, fetch_all};
 use super::search::{categories_clause, company_search_clause};
 use super::signal_query::Order;
 use super::{Db, StoreError, Tx};
+use crate::domain::company::shown_slug;
 use crate::domain::time::format_ms;
 
 /// Which companies to return, and in what order.
@@ -62,7 +63,7 @@ impl CompanyRow {
         json!({
             "id": self.id,
             "name": self.name,
-            "slug": self.slug,
+            "slug": shown_slug(self.slug.as_deref(), &self.name),
             "description": self.description,
             "website": self.website,
             "linkedinUrl": self.linkedin_url,

@@ -13,6 +13,7 @@ pub mod bulk_targets;
 mod bulk_unnest;
 pub mod companies;
 pub mod company_lists;
+pub mod company_names;
 pub mod count_cache;
 pub mod credits;
 pub mod deliveries;

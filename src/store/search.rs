@@ -1,6 +1,6 @@
-//! Full-text and fuzzy search on both backends: SQLite FTS5 (unicode61 and trigram tokenizers)
-//! and PostgreSQL tsvector with pg_trgm. Each function returns a SQL condition for the list
-//! builders, or writes the search documents of stored rows.
+//! Full-text search on both backends: SQLite FTS5 (unicode61 tokenizer; the names' trigram table
+//! is written here and read by `company_names`) and PostgreSQL tsvector. Each function returns a
+//! SQL condition for the list builders, or writes the search documents of stored rows.
 
 use super::bulk::{RowStatement, Val, execute_in, execute_rows};
 use super::query::Conditions;
@@ -89,6 +89,37 @@ pub fn signal_search_clause(c: &mut Conditions, db: &Db, text: &str) -> String {
     }
 }
 
+/// The part of a signal's text a scoped filter reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignalField {
+    /// A posting's city, location and region; a person's city and location (`city`).
+    Place,
+    /// A job change's new role (`new_role`).
+    Role,
+}
+
+/// Free-text match (every word as a prefix) on one part of a signal's text only.
+pub fn signal_field_clause(c: &mut Conditions, db: &Db, field: SignalField, text: &str) -> String {
+    let words = words(text);
+    if words.is_empty() {
+        return "1 = 0".into();
+    }
+    let column = match field {
+        SignalField::Place => "place",
+        SignalField::Role => "role",
+    };
+    match db {
+        Db::Sqlite(_) => {
+            let p = c.text(format!("{column} : ({})", fts5_prefixes(&words)));
+            format!("s.rowid IN (SELECT rowid FROM signal_fields WHERE signal_fields MATCH {p})")
+        }
+        Db::Postgres(_) => {
+            let p = c.text(tsquery_prefixes(&words));
+            format!("s.{column}_tsv @@ to_tsquery('simple', {p})")
+        }
+    }
+}
+
 /// The job-description query language on a signal's description.
 pub fn description_clause(c: &mut Conditions, db: &Db, query: &KeywordQuery) -> String {
     match db {
@@ -152,30 +183,60 @@ pub async fn index_companies(tx: &mut Tx, ids: &[&str], replace: bool) -> Result
     Ok(())
 }
 
-/// Writes the search documents `(signal id, body, description)` of stored signals; `replace`
-/// when they may have documents already (else they are only added). On PostgreSQL the vectors
-/// are columns written with the row itself (`signals::write_signals`), so only SQLite's FTS5
-/// table is written here.
+/// The search documents of one signal, as [`index_signals`] writes them.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchDoc<'a> {
+    pub id: &'a str,
+    /// The signal's own words (`search`).
+    pub body: &'a str,
+    /// A job's description (`description`).
+    pub description: &'a str,
+    /// Its place (the `city` filters).
+    pub place: &'a str,
+    /// A job change's new role (`new_role`).
+    pub role: &'a str,
+}
+
+/// Writes the search documents of stored signals; `replace` when they may have documents
+/// already (else they are only added). On PostgreSQL the vectors are columns written with the
+/// row itself (`signals::write_signals`), so only SQLite's FTS5 tables are written here.
 pub async fn index_signals(
     tx: &mut Tx,
-    docs: &[(&str, &str, &str)],
+    docs: &[SearchDoc<'_>],
     replace: bool,
 ) -> Result<(), StoreError> {
     if let Tx::Sqlite(_) = tx {
+        let verb = if replace {
+            "INSERT OR REPLACE"
+        } else {
+            "INSERT"
+        };
         let values: Vec<Val<'_>> = docs
             .iter()
-            .flat_map(|(id, body, description)| {
-                [id, body, description].map(|text| Val::Text(Some(*text)))
-            })
+            .flat_map(|d| [d.id, d.body, d.description].map(|text| Val::Text(Some(text))))
             .collect();
+        let head = format!(
+            "{verb} INTO signal_search (rowid, body, description) \
+             SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
+        );
         let stmt = RowStatement {
-            head: if replace {
-                "INSERT OR REPLACE INTO signal_search (rowid, body, description) \
-                 SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
-            } else {
-                "INSERT INTO signal_search (rowid, body, description) \
-                 SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
-            },
+            head: &head,
+            template: "(?, ?, ?)",
+            tail: ") AS v JOIN signals s ON s.id = v.column1",
+        };
+        execute_rows(tx, &stmt, &values).await?;
+        // Most signals have no place or role: only a replaced document may need clearing.
+        let values: Vec<Val<'_>> = docs
+            .iter()
+            .filter(|d| replace || !d.place.is_empty() || !d.role.is_empty())
+            .flat_map(|d| [d.id, d.place, d.role].map(|text| Val::Text(Some(text))))
+            .collect();
+        let head = format!(
+            "{verb} INTO signal_fields (rowid, place, role) \
+             SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
+        );
+        let stmt = RowStatement {
+            head: &head,
             template: "(?, ?, ?)",
             tail: ") AS v JOIN signals s ON s.id = v.column1",
         };
@@ -184,98 +245,9 @@ pub async fn index_signals(
     Ok(())
 }
 
-/// Ids of companies whose name resembles `name` (typos tolerated), best first, at most `limit`.
-pub async fn fuzzy_company_ids(db: &Db, name: &str, limit: i64) -> Result<Vec<String>, StoreError> {
-    let needle = name.trim().to_lowercase();
-    if needle.chars().count() < 3 {
-        return prefix_company_ids(db, &needle, limit).await;
-    }
-    match db {
-        Db::Sqlite(pool) => {
-            let candidates: Vec<(String, String)> = sqlx::query_as(
-                "SELECT c.id, c.name FROM company_names n JOIN companies c ON c.rowid = n.rowid \
-                 WHERE company_names MATCH $1 ORDER BY rank LIMIT 500",
-            )
-            .bind(trigram_any(&needle))
-            .fetch_all(pool)
-            .await?;
-            Ok(rank_by_similarity(&needle, candidates, limit))
-        }
-        Db::Postgres(pool) => Ok(sqlx::query_scalar(
-            "SELECT id FROM companies WHERE lower(name) % $1 \
-             ORDER BY similarity(lower(name), $1) DESC, id LIMIT $2",
-        )
-        .bind(&needle)
-        .bind(limit)
-        .fetch_all(pool)
-        .await?),
-    }
-}
-
-async fn prefix_company_ids(db: &Db, needle: &str, limit: i64) -> Result<Vec<String>, StoreError> {
-    let pattern = format!("{}%", super::signal_lists::escape_like(needle));
-    Ok(crate::on_db!(db, |pool| sqlx::query_scalar(
-        "SELECT id FROM companies WHERE lower(name) LIKE $1 ESCAPE '\\' ORDER BY name, id LIMIT $2"
-    )
-    .bind(&pattern)
-    .bind(limit)
-    .fetch_all(pool)
-    .await)?)
-}
-
-/// An FTS5 query matching names that share any trigram with `needle`.
-fn trigram_any(needle: &str) -> String {
-    let chars: Vec<char> = needle.chars().collect();
-    let mut grams: Vec<String> = chars
-        .windows(3)
-        .map(|w| w.iter().collect::<String>().replace('"', "\"\""))
-        .collect();
-    grams.sort();
-    grams.dedup();
-    grams
-        .iter()
-        .map(|g| format!("\"{g}\""))
-        .collect::<Vec<_>>()
-        .join(" OR ")
-}
-
-fn trigrams(text: &str) -> std::collections::HashSet<String> {
-    let padded: Vec<char> = format!("  {text} ").chars().collect();
-    padded.windows(3).map(|w| w.iter().collect()).collect()
-}
-
-/// Trigram similarity (shared / union), as pg_trgm computes it.
-pub fn similarity(a: &str, b: &str) -> f64 {
-    let (x, y) = (trigrams(a), trigrams(b));
-    let shared = x.intersection(&y).count() as f64;
-    let union = (x.len() + y.len()) as f64 - shared;
-    if union == 0.0 { 0.0 } else { shared / union }
-}
-
-fn rank_by_similarity(needle: &str, candidates: Vec<(String, String)>, limit: i64) -> Vec<String> {
-    let mut scored: Vec<(f64, String)> = candidates
-        .into_iter()
-        .map(|(id, name)| (similarity(needle, &name.to_lowercase()), id))
-        .filter(|(score, _)| *score >= 0.3)
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    scored
-        .into_iter()
-        .take(limit.max(0) as usize)
-        .map(|(_, id)| id)
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn similar_names_score_above_the_threshold_and_others_below() {
-        assert!(similarity("acme corp", "acme corporation") >= 0.3);
-        assert!(similarity("stripe", "strpe") >= 0.3);
-        assert!(similarity("stripe", "globex") < 0.3);
-    }
 
     #[test]
     fn free_text_is_split_into_lower_case_words() {

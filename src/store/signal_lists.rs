@@ -5,7 +5,10 @@ use sqlx::FromRow;
 
 use super::count_cache::CountCache;
 use super::query::{Conditions, cached_count, fetch_all};
-use super::search::{company_search_clause, description_clause, signal_search_clause};
+use super::search::{
+    SignalField, company_search_clause, description_clause, signal_field_clause,
+    signal_search_clause,
+};
 use super::signal_query::{Order, SignalQuery};
 use super::{Db, StoreError};
 use crate::domain::signal_type::SignalType;
@@ -271,7 +274,7 @@ fn deal_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
 fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     in_list(c, "s.region", &q.states);
     if let Some(city) = &q.city {
-        let clause = signal_search_clause(c, db, city);
+        let clause = signal_field_clause(c, db, SignalField::Place, city);
         c.and(clause);
     }
     if let Some(query) = &q.description {
@@ -288,7 +291,7 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
         c.and(format!("s.person_key = {p}"));
     }
     if let Some(role) = &q.new_role {
-        let clause = signal_search_clause(c, db, role);
+        let clause = signal_field_clause(c, db, SignalField::Role, role);
         c.and(clause);
     }
     if let Some(source) = &q.source {

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::bulk::{RowStatement, Val, execute_in, execute_rows, select_in};
-use super::search::index_signals;
+use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
 
 /// A signal row ready to be stored.
@@ -35,6 +35,23 @@ pub struct SignalRow {
     pub search_body: String,
     /// Searchable words of a job's description.
     pub search_description: String,
+    /// Searchable words of the signal's place (a posting's city, location and region; a
+    /// person's city and location).
+    pub search_place: String,
+    /// Searchable words of a job change's new role.
+    pub search_role: String,
+}
+
+impl SignalRow {
+    fn search_doc(&self) -> SearchDoc<'_> {
+        SearchDoc {
+            id: &self.id,
+            body: &self.search_body,
+            description: &self.search_description,
+            place: &self.search_place,
+            role: &self.search_role,
+        }
+    }
 }
 
 /// The ids among `ids` of signals already stored.
@@ -78,32 +95,33 @@ pub async fn write_signals(
     let was_stored: HashSet<&str> = stored.iter().copied().collect();
     let (replaced, added): (Vec<_>, Vec<_>) = rows
         .iter()
-        .map(|s| {
-            (
-                s.id.as_str(),
-                s.search_body.as_str(),
-                s.search_description.as_str(),
-            )
-        })
-        .partition(|(id, _, _)| was_stored.contains(id));
+        .map(|s| s.search_doc())
+        .partition(|doc| was_stored.contains(doc.id));
     index_signals(tx, &added, false).await?;
     index_signals(tx, &replaced, true).await
 }
 
 async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), StoreError> {
     let postgres = matches!(tx, Tx::Postgres(_));
-    let mut values = Vec::with_capacity(rows.len() * 23);
+    let mut values = Vec::with_capacity(rows.len() * 25);
     for s in rows {
         push_row(&mut values, s, now, postgres);
     }
     let plain = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
     let (head, template, tail) = if postgres {
         (
-            format!("INSERT INTO signals ({COLUMNS}, search_tsv, description_tsv) VALUES "),
-            format!("{plain}, to_tsvector('simple', ?), to_tsvector('simple', ?))"),
+            format!(
+                "INSERT INTO signals ({COLUMNS}, search_tsv, description_tsv, place_tsv, \
+                 role_tsv) VALUES "
+            ),
+            format!(
+                "{plain}, to_tsvector('simple', ?), to_tsvector('simple', ?), \
+                 to_tsvector('simple', ?), to_tsvector('simple', ?))"
+            ),
             format!(
                 "{UPDATE}, search_tsv = excluded.search_tsv, \
-                 description_tsv = excluded.description_tsv"
+                 description_tsv = excluded.description_tsv, place_tsv = excluded.place_tsv, \
+                 role_tsv = excluded.role_tsv"
             ),
         )
     } else {
@@ -122,7 +140,7 @@ async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), S
     Ok(())
 }
 
-/// The values of one row in [`COLUMNS`] order; on PostgreSQL then the two search texts.
+/// The values of one row in [`COLUMNS`] order; on PostgreSQL then the four search texts.
 fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres: bool) {
     let ids = [&s.id, &s.company_id].map(|v| Val::text(v));
     values.extend([
@@ -144,6 +162,7 @@ fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres:
     values.extend([Val::text(&s.payload), Val::Int(Some(now))]);
     if postgres {
         values.extend([Val::text(&s.search_body), Val::text(&s.search_description)]);
+        values.extend([Val::text(&s.search_place), Val::text(&s.search_role)]);
     }
 }
 

@@ -22,6 +22,8 @@ each_backend!(
     amount_currency_and_verification_status_filter_the_deal,
     company_size_age_categories_industry_and_search_apply_to_the_acquired_company,
     company_identity_names_the_acquired_company,
+    subcategories_take_any_id_in_any_case,
+    verification_errors_name_the_parameter_as_sent,
     date_from_and_date_to_are_inclusive_whole_days,
     a_signal_at_the_last_second_of_date_to_is_in_and_one_at_midnight_after_is_out,
     every_date_preset_selects_exactly_its_days,
@@ -391,6 +393,43 @@ async fn company_size_age_categories_industry_and_search_apply_to_the_acquired_c
             "{params:?}"
         );
     }
+}
+
+async fn subcategories_take_any_id_in_any_case(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+    lists
+        .app
+        .import_companies(json!([{ "id": company::INITECH, "name": "Initech",
+                                   "subcategory": "Office Space" }]))
+        .await;
+
+    assert_eq!(
+        lists
+            .ids(
+                ACQUISITIONS,
+                &[("subcategories", "office space,HEALTHCARE")]
+            )
+            .await,
+        [VANDELAY_BUYS_INITECH, GLOBEX_BUYS_UMBRELLA]
+    );
+    assert_eq!(
+        lists
+            .ids(ACQUISITIONS, &[("subcategories", "quantum")])
+            .await,
+        NONE
+    );
+}
+
+async fn verification_errors_name_the_parameter_as_sent(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    let message = lists
+        .refused(ACQUISITIONS, &[("verification_status", "maybe")])
+        .await;
+    assert!(
+        message.starts_with("Invalid verification_status value: maybe. Accepted values: "),
+        "{message}"
+    );
 }
 
 async fn company_identity_names_the_acquired_company(backend: Backend) {

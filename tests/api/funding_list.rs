@@ -30,6 +30,9 @@ each_backend!(
     company_linkedin_url_is_strict_and_refuses_a_personal_profile,
     a_domain_and_a_linkedin_url_must_name_the_same_company,
     company_name_is_fuzzy_tolerates_a_typo_and_yields_to_a_domain,
+    company_name_matches_any_part_of_the_name_in_any_case,
+    investor_name_finds_investors_imported_as_bare_names,
+    vocabulary_errors_name_the_parameter_as_sent,
     date_from_and_date_to_are_inclusive_whole_days,
     a_signal_at_the_last_second_of_date_to_is_in_and_one_at_midnight_after_is_out,
     every_date_preset_selects_exactly_its_days,
@@ -672,6 +675,73 @@ async fn company_name_is_fuzzy_tolerates_a_typo_and_yields_to_a_domain(backend: 
     let ids: Vec<&Value> = rows.iter().map(|r| &r["signalId"]).collect();
     assert_eq!(ids, [ACME_SERIES_A], "the domain wins over the name");
     assert_eq!(rows[0]["match_confidence"], "exact");
+}
+
+async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for (name, value) in [
+        ("round_flavor", "sideways"),
+        ("verification_status", "maybe"),
+        ("subcategories", "quantum"),
+    ] {
+        let message = lists.refused(FUNDING, &[(name, value)]).await;
+        assert!(
+            message.starts_with(&format!("Invalid {name} value: {value}. Accepted values: ")),
+            "{name}={value}: {message}"
+        );
+    }
+}
+
+async fn company_name_matches_any_part_of_the_name_in_any_case(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    let cases: [(&str, &[&str]); 8] = [
+        ("acme", &[ACME_SERIES_A]),
+        ("CORPORATION", &[ACME_SERIES_A]),
+        ("health", &[UMBRELLA_PRE_SEED]),
+        ("mbrella hea", &[UMBRELLA_PRE_SEED]),
+        ("ndel", &[VANDELAY_DEBT]),
+        ("Labs", &[NOWHERE_SEED]),
+        ("gl", &[GLOBEX_SEED]),
+        ("H", &[HOOLI_SERIES_A]),
+    ];
+    for (name, expected) in cases {
+        let rows = lists.rows(FUNDING, &[("company_name", name)]).await;
+        let ids: Vec<&Value> = rows.iter().map(|r| &r["signalId"]).collect();
+        assert_eq!(ids, expected, "company_name={name}");
+        assert!(rows.iter().all(|r| r["match_confidence"] == "fuzzy"));
+    }
+    assert_eq!(
+        lists.ids(FUNDING, &[("company_name", "ab")]).await,
+        Vec::<String>::new(),
+        "a name shorter than three characters matches the start of a name only"
+    );
+    for odd in ["ac\"me", "50%_", "a'b"] {
+        assert_eq!(
+            lists.ids(FUNDING, &[("company_name", odd)]).await,
+            Vec::<String>::new(),
+            "company_name={odd}"
+        );
+    }
+}
+
+async fn investor_name_finds_investors_imported_as_bare_names(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    let round = json!({
+        "signalId": "f6000000-0000-4000-8000-000000000001", "companyId": company::GLOBEX,
+        "occurredAt": "2025-05-01T10:00:00Z", "roundType": "seed", "currency": "USD",
+        "investors": ["Plain Ventures", { "name": "Object Capital" }]
+    });
+    crate::lists_support::import_signals(&lists.app, "funding", json!([round])).await;
+
+    for name in ["plain", "PLAIN VENTURES", "object cap"] {
+        assert_eq!(
+            lists.ids(FUNDING, &[("investor_name", name)]).await,
+            ["f6000000-0000-4000-8000-000000000001"],
+            "investor_name={name}"
+        );
+    }
 }
 
 async fn date_from_and_date_to_are_inclusive_whole_days(backend: Backend) {

@@ -20,6 +20,11 @@ each_backend!(
     job_countries_and_company_countries_scope_one_side_and_combine_with_and,
     states_match_the_us_state_code_and_refuse_anything_else,
     city_matches_the_city_location_or_region,
+    city_matches_neither_the_title_nor_the_country,
+    states_match_a_state_given_by_name_or_by_the_end_of_a_us_location,
+    vocabulary_errors_name_the_parameter_as_sent,
+    subcategories_take_any_id_in_any_case,
+    company_name_matches_part_of_the_name,
     search_matches_company_name_industry_title_location_and_city,
     description_matches_whole_words_only,
     description_combines_terms_with_and_phrases_or_and_exclusions,
@@ -329,6 +334,134 @@ async fn city_matches_the_city_location_or_region(backend: Backend) {
         [NOWHERE_BACKEND],
         "the only place of the remote job is its location"
     );
+}
+
+async fn states_match_a_state_given_by_name_or_by_the_end_of_a_us_location(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    let posting = |id: &str, place: Value| {
+        let mut record = json!({
+            "id": id, "companyId": company::GLOBEX, "title": "Engineer",
+            "datePosted": "2025-05-01T12:00:00Z"
+        });
+        record
+            .as_object_mut()
+            .unwrap()
+            .extend(place.as_object().unwrap().clone());
+        record
+    };
+    let (named, located, abroad) = (
+        "b6000000-0000-4000-8000-000000000001",
+        "b6000000-0000-4000-8000-000000000002",
+        "b6000000-0000-4000-8000-000000000003",
+    );
+    crate::lists_support::import_signals(
+        &lists.app,
+        "hiring",
+        json!([
+            posting(
+                named,
+                json!({ "location": "San Francisco", "region": "California",
+                                   "jobCountry": "US" })
+            ),
+            posting(
+                located,
+                json!({ "location": "Seattle, WA", "jobCountry": "United States" })
+            ),
+            posting(
+                abroad,
+                json!({ "location": "Perth, WA", "jobCountry": "AU" })
+            ),
+        ]),
+    )
+    .await;
+
+    assert_eq!(lists.ids(HIRING, &[("states", "CA")]).await, [named]);
+    assert_eq!(lists.ids(HIRING, &[("states", "wa")]).await, [located]);
+    assert_eq!(
+        lists.ids(HIRING, &[("states", "CA,WA")]).await,
+        [located, named]
+    );
+    let rows = lists.rows(HIRING, &[("states", "CA")]).await;
+    assert_eq!(
+        rows[0]["region"], "California",
+        "the record shows the region as imported"
+    );
+}
+
+async fn city_matches_neither_the_title_nor_the_country(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for city in [
+        "Engineer",
+        "java",
+        "Head of Product",
+        "United States",
+        "Senior",
+    ] {
+        assert_eq!(
+            lists.ids(HIRING, &[("city", city)]).await,
+            NONE,
+            "city={city} is only in titles or job countries"
+        );
+    }
+    assert_eq!(
+        lists.ids(HIRING, &[("city", "Berlin")]).await,
+        [ACME_VP_ENGINEERING]
+    );
+}
+
+async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for (name, value) in [
+        ("states", "Narnia"),
+        ("team_size", "huge"),
+        ("positions", "wizard"),
+        ("departments", "alchemy"),
+        ("seniorities", "exec"),
+        ("applicants", "lots"),
+    ] {
+        let message = lists.refused(HIRING, &[(name, value)]).await;
+        assert!(
+            message.starts_with(&format!("Invalid {name} value: {value}. Accepted values: ")),
+            "{name}={value}: {message}"
+        );
+    }
+}
+
+async fn subcategories_take_any_id_in_any_case(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+    lists
+        .app
+        .import_companies(json!([{ "id": company::GLOBEX, "name": "Globex",
+                                   "subcategory": "Space Tourism" }]))
+        .await;
+
+    assert_eq!(
+        lists
+            .ids(HIRING, &[("subcategories", "space tourism,AI")])
+            .await,
+        [HOOLI_COFOUNDER, GLOBEX_JAVA, GLOBEX_FRONTEND]
+    );
+    assert_eq!(
+        lists.ids(HIRING, &[("subcategories", "quantum")]).await,
+        NONE
+    );
+}
+
+async fn company_name_matches_part_of_the_name(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for name in ["labs", "WHERE", "No"] {
+        let rows = lists.rows(HIRING, &[("company_name", name)]).await;
+        let ids: Vec<&Value> = rows.iter().map(|r| &r["id"]).collect();
+        assert_eq!(
+            ids,
+            [NOWHERE_BACKEND, NOWHERE_MARKETING],
+            "company_name={name}"
+        );
+        assert!(rows.iter().all(|r| r["match_confidence"] == "fuzzy"));
+    }
 }
 
 async fn search_matches_company_name_industry_title_location_and_city(backend: Backend) {

@@ -18,6 +18,9 @@ each_backend!(
     countries_match_the_person_country_or_the_headquarters,
     excluded_countries_drop_a_change_when_either_country_matches_and_keep_unknowns,
     city_matches_the_person_city_or_location,
+    city_and_new_role_read_only_their_own_fields,
+    both_spellings_of_company_linkedin_url_are_validated_and_read_as_one_list,
+    vocabulary_errors_name_the_parameter_as_sent,
     person_linkedin_url_is_an_exact_profile_match,
     company_linkedin_url_and_its_legacy_alias_name_the_new_company,
     new_role_source_and_keyword_filter_the_change,
@@ -266,6 +269,86 @@ async fn city_matches_the_person_city_or_location(backend: Backend) {
         [ANA_HEAD_OF_MARKETING_AT_NOWHERE],
         "Ana's only place is her location"
     );
+}
+
+async fn both_spellings_of_company_linkedin_url_are_validated_and_read_as_one_list(
+    backend: Backend,
+) {
+    let lists = Lists::with_known_data(backend).await;
+
+    assert_eq!(
+        lists
+            .ids(
+                JOB_CHANGES,
+                &[
+                    ("company_linkedin_url", "linkedin.com/company/globex"),
+                    (
+                        "companyLinkedinUrl",
+                        "https://www.linkedin.com/company/acme-corp/"
+                    ),
+                ]
+            )
+            .await,
+        [JOHN_VP_SALES_AT_GLOBEX, JANE_CTO_AT_ACME]
+    );
+    let message = lists
+        .refused(
+            JOB_CHANGES,
+            &[
+                ("company_linkedin_url", "linkedin.com/company/globex"),
+                ("companyLinkedinUrl", "https://www.linkedin.com/in/jane-doe"),
+            ],
+        )
+        .await;
+    assert!(message.contains("companyLinkedinUrl"), "{message}");
+    let message = lists
+        .refused(
+            JOB_CHANGES,
+            &[
+                ("company_linkedin_url", "linkedin.com/in/jane-doe"),
+                ("companyLinkedinUrl", "linkedin.com/company/globex"),
+            ],
+        )
+        .await;
+    assert!(message.contains("company_linkedin_url"), "{message}");
+}
+
+async fn city_and_new_role_read_only_their_own_fields(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    let cases: &[Case] = &[
+        (&[("city", "Chief")], &[]),
+        (&[("city", "Jane")], &[]),
+        (&[("city", "Germany")], &[JANE_CTO_AT_ACME]),
+        (&[("city", "GB")], &[]),
+        (&[("new_role", "Berlin")], &[]),
+        (&[("new_role", "Jane")], &[]),
+        (&[("new_role", "China")], &[]),
+        (&[("new_role", "chief tech")], &[JANE_CTO_AT_ACME]),
+    ];
+    for (params, expected) in cases {
+        assert_eq!(
+            lists.ids(JOB_CHANGES, params).await,
+            *expected,
+            "{params:?}"
+        );
+    }
+}
+
+async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+
+    for (name, value) in [
+        ("positions", "wizard"),
+        ("departments", "alchemy"),
+        ("seniorities", "exec"),
+    ] {
+        let message = lists.refused(JOB_CHANGES, &[(name, value)]).await;
+        assert!(
+            message.starts_with(&format!("Invalid {name} value: {value}. Accepted values: ")),
+            "{name}={value}: {message}"
+        );
+    }
 }
 
 async fn person_linkedin_url_is_an_exact_profile_match(backend: Backend) {

@@ -23,7 +23,8 @@ pub struct CommonListParams {
     /// last_30d, last_60d, last_90d, last_6m, last_1y, last_2y, this_week, this_month,
     /// this_quarter, this_year, last_week, last_month, last_quarter, last_year.
     date_preset: Option<String>,
-    /// Company name, typo-tolerant (match_confidence `fuzzy`).
+    /// Company name: any part of it in any letter case, else with typos (match_confidence
+    /// `fuzzy`).
     company_name: Option<String>,
     /// Company website domains, comma-separated (at most 50), strict (match_confidence `exact`).
     company_domain: Option<String>,
@@ -47,7 +48,7 @@ pub struct CompanyFilterParams {
     exclude_countries: Option<String>,
     /// Pipe-separated company categories.
     categories: Option<String>,
-    /// Comma-separated subcategory ids.
+    /// Comma-separated subcategory ids, any letter case (funding: from the documented list).
     subcategories: Option<String>,
     /// Free text over company name and industry.
     search: Option<String>,

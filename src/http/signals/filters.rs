@@ -2,8 +2,8 @@
 
 use super::identity::{Identity, resolve_identity};
 use super::params::{
-    Paging, countries, date_range, int_range, list, lower_list, paging, sorting, subcategories,
-    text,
+    Paging, countries, date_range, funding_subcategories, int_range, list, lower_list, paging,
+    sorting, text,
 };
 use crate::domain::keyword_query::parse_keyword_query;
 use crate::domain::signal_type::SignalType;
@@ -183,16 +183,16 @@ pub async fn parse_request(
         SignalType::Acquisition => acquisitions(&mut query, q)?,
         SignalType::JobChange => job_changes(&mut query, q)?,
     }
-    let linkedin_param = if kind == SignalType::JobChange && q.get("company_linkedin_url").is_none()
-    {
-        "companyLinkedinUrl"
+    // Job changes keep the legacy alias `companyLinkedinUrl` beside `company_linkedin_url`.
+    let linkedin_params: &[&str] = if kind == SignalType::JobChange {
+        &["company_linkedin_url", "companyLinkedinUrl"]
     } else {
-        "company_linkedin_url"
+        &["company_linkedin_url"]
     };
     let Identity {
         company_ids,
         match_confidence,
-    } = resolve_identity(db, q, "company_domain", linkedin_param).await?;
+    } = resolve_identity(db, q, "company_domain", linkedin_params).await?;
     query.company_ids = company_ids;
     Ok(ListRequest {
         query,
@@ -206,7 +206,7 @@ fn company_attributes(query: &mut SignalQuery, q: &QueryParams) -> Result<(), Ap
     query.countries = countries(q, "countries")?;
     query.exclude_countries = countries(q, "exclude_countries")?;
     query.categories = lower_list(q, "categories", '|');
-    query.subcategories = subcategories(q)?;
+    query.subcategories = lower_list(q, "subcategories", ',');
     query.industries = lower_list(q, "industry", ',');
     (query.employee_min, query.employee_max) =
         int_range(q, "employee_count_min", "employee_count_max", 0)?;
@@ -216,6 +216,8 @@ fn company_attributes(query: &mut SignalQuery, q: &QueryParams) -> Result<(), Ap
 }
 
 fn funding(query: &mut SignalQuery, q: &QueryParams) -> Result<(), ApiError> {
+    // Only funding's reference gives `subcategories` a vocabulary.
+    query.subcategories = funding_subcategories(q)?;
     query.round_types = list(q, "round", vocab::parse_rounds)?;
     query.round_flavors = list(q, "round_flavor", vocab::parse_round_flavors)?;
     query.currencies = list(q, "currency", |v| {

@@ -1,15 +1,15 @@
 //! Company identity on the lists: strict `company_domain` / `company_linkedin_url` (which win and
-//! must agree), else fuzzy `company_name`. Decides `match_confidence`.
+//! must agree), else `company_name` (partial match, fuzzy). Decides `match_confidence`.
 
-use super::params::{company_domains, company_linkedin_urls, text};
+use super::params::{MAX_IDENTIFIERS, company_domains, company_linkedin_urls, text};
 use crate::http::error::ApiError;
 use crate::http::extract::QueryParams;
 use crate::store::Db;
 use crate::store::companies::{CompanyKey, ids_where_in};
-use crate::store::search::fuzzy_company_ids;
+use crate::store::company_names::partial_company_ids;
 
-/// Most companies a fuzzy name may stand for.
-const FUZZY_CANDIDATES: i64 = 50;
+/// Most companies a partial, fuzzy name may stand for.
+const NAME_CANDIDATES: i64 = 100;
 
 /// Which companies the list is limited to, and how they were matched.
 pub struct Identity {
@@ -18,15 +18,25 @@ pub struct Identity {
     pub match_confidence: &'static str,
 }
 
-/// Resolves the company identity parameters of a list (`linkedin_param` names the LinkedIn one).
+/// Resolves the company identity parameters of a list. `linkedin_params` names the LinkedIn
+/// one and its aliases: each given is validated, and together they are one list.
 pub async fn resolve_identity(
     db: &Db,
     q: &QueryParams,
     domain_param: &str,
-    linkedin_param: &str,
+    linkedin_params: &[&str],
 ) -> Result<Identity, ApiError> {
     let domains = company_domains(q, domain_param)?;
-    let pages = company_linkedin_urls(q, linkedin_param)?;
+    let mut pages = Vec::new();
+    for name in linkedin_params {
+        pages.extend(company_linkedin_urls(q, name)?);
+    }
+    if pages.len() > MAX_IDENTIFIERS {
+        return Err(ApiError::bad_request(format!(
+            "{} accept at most {MAX_IDENTIFIERS} comma-separated values together",
+            linkedin_params.join(" and ")
+        )));
+    }
     if let Some(ids) = strict_company_ids(db, &domains, &pages).await? {
         return Ok(Identity {
             company_ids: Some(ids),
@@ -34,7 +44,7 @@ pub async fn resolve_identity(
         });
     }
     if let Some(name) = text(q, "company_name") {
-        let ids = fuzzy_company_ids(db, &name, FUZZY_CANDIDATES).await?;
+        let ids = partial_company_ids(db, &name, NAME_CANDIDATES).await?;
         return Ok(Identity {
             company_ids: Some(ids),
             match_confidence: "fuzzy",

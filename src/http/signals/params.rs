@@ -163,8 +163,9 @@ pub fn lower_list(q: &QueryParams, name: &str, sep: char) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// `subcategories` from the vocabulary, lower-cased.
-pub fn subcategories(q: &QueryParams) -> Result<Vec<String>, ApiError> {
+/// `subcategories` from the funding list's vocabulary, lower-cased. The other lists take any
+/// comma-separated ids (their references type the parameter as a plain string): [`lower_list`].
+pub fn funding_subcategories(q: &QueryParams) -> Result<Vec<String>, ApiError> {
     list(q, "subcategories", parse_subcategories)
         .map(|v| v.into_iter().map(|s| s.to_lowercase()).collect())
 }

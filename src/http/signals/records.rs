@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::domain::company::shown_slug;
 use crate::domain::person_name::mask_person_name;
 use crate::domain::record_parts::{self, SourceShape};
 use crate::domain::signal_type::SignalType;
@@ -56,7 +57,11 @@ fn free_access() -> Value {
 fn deal_company(out: &mut Map<String, Value>, row: &SignalListRow) {
     put(out, "companyId", json!(row.c_id));
     put(out, "companyName", json!(row.c_name));
-    put(out, "companySlug", json!(row.c_slug));
+    put(
+        out,
+        "companySlug",
+        json!(shown_slug(row.c_slug.as_deref(), &row.c_name)),
+    );
     put(out, "companyLogo", json!(row.c_logo_url));
     put(out, "companyWebsite", json!(row.c_website));
     put(out, "companyLinkedin", json!(row.c_linkedin_url));
@@ -140,8 +145,12 @@ fn acquisition(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn
     put(out, "percentage", text_value(field("percentage")));
     put(out, "isFreeAccess", free_access());
     let acquirer = row.o_id.as_ref().map(|id| {
+        let slug = shown_slug(
+            row.o_slug.as_deref(),
+            row.o_name.as_deref().unwrap_or_default(),
+        );
         json!({
-            "id": id, "name": row.o_name, "slug": row.o_slug, "logo": row.o_logo_url,
+            "id": id, "name": row.o_name, "slug": slug, "logo": row.o_logo_url,
             "website": row.o_website, "linkedin": row.o_linkedin_url, "industry": row.o_industry,
             "companyCountry": row.o_country, "companySubcategory": row.o_subcategory,
             "foundedYear": row.o_founded_year, "employeeCount": row.o_employee_count,

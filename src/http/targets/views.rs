@@ -3,6 +3,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::domain::company::shown_slug;
 use crate::domain::time::format_ms;
 use crate::store::targets::TargetView;
 
@@ -41,10 +42,14 @@ pub struct TargetCompany {
 
 impl From<TargetView> for TargetOut {
     fn from(t: TargetView) -> TargetOut {
+        let slug = t
+            .company_name
+            .as_deref()
+            .map(|name| shown_slug(t.company_slug.as_deref(), name));
         let company = t.company_id.map(|id| TargetCompany {
             id,
             name: t.company_name,
-            slug: t.company_slug,
+            slug,
             domain: t.company_domain,
             industry: t.company_industry,
             country: t.company_country,

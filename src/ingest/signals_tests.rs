@@ -1,0 +1,117 @@
+//! Signal records as rows: search documents, tags, deal and posting columns.
+
+use super::*;
+use crate::domain::keyword_query::words;
+use serde_json::json;
+
+#[test]
+fn search_words_are_the_lower_case_words_of_the_text() {
+    for text in [
+        "Senior  Rust-Engineer, Berlin!",
+        "ΣΟΦΟΣ straße İstanbul",
+        "",
+        " - ",
+    ] {
+        let mut out = String::from("x");
+        push_words(&mut out, text);
+        let expected: Vec<String> = std::iter::once("x".to_string())
+            .chain(words(text))
+            .collect();
+        assert_eq!(out, expected.join(" "), "{text}");
+    }
+}
+
+#[test]
+fn the_payload_leaves_out_the_company_fields() {
+    let record = json!({
+        "signalId": "s", "companyName": "Acme", "companyLinkedinUrl": "l", "title": "CTO",
+        "previousCompanyId": "p", "acquiringCompany": {}, "amount": 5
+    });
+    let record = record.as_object().cloned().unwrap_or_default();
+    let payload: Value = serde_json::from_str(&payload(&record)).expect("JSON");
+    assert_eq!(
+        payload,
+        json!({ "companyLinkedinUrl": "l", "title": "CTO", "amount": 5 })
+    );
+}
+
+#[test]
+fn the_place_and_role_documents_hold_only_their_own_fields() {
+    let posting = json!({ "title": "Senior Engineer", "location": "Austin, TX",
+                          "city": "Austin", "region": "Texas", "jobCountry": "US" });
+    let text = search_text(SignalType::Hiring, posting.as_object().unwrap());
+    assert_eq!(text.place, "austin austin tx texas");
+    assert_eq!(text.role, "");
+    assert!(
+        text.body.starts_with("senior engineer austin tx"),
+        "{}",
+        text.body
+    );
+    let change = json!({ "personName": "Jane Doe", "newRole": "Chief Technology Officer",
+                         "personLocation": "Berlin, Germany", "personCity": "Berlin",
+                         "personCountry": "DE" });
+    let text = search_text(SignalType::JobChange, change.as_object().unwrap());
+    assert_eq!(text.place, "berlin berlin germany");
+    assert_eq!(text.role, "chief technology officer");
+    let round = json!({ "roundType": "seed", "location": "Berlin" });
+    assert_eq!(
+        search_text(SignalType::FundingRound, round.as_object().unwrap()),
+        SearchText::default()
+    );
+}
+
+#[test]
+fn investors_given_as_objects_or_bare_names_are_tagged() {
+    let round = json!({ "occurredAt": "2025-01-01", "currency": "eur",
+                        "investors": ["Plain Ventures", { "name": " Big VC " }, 7] });
+    let row = build_row(SignalType::FundingRound, round.as_object().unwrap()).unwrap();
+    assert_eq!(row.tags, ["investor:plain ventures", "investor:big vc"]);
+    assert_eq!(row.currency.as_deref(), Some("EUR"));
+}
+
+#[test]
+fn a_deal_without_a_currency_is_stored_in_us_dollars() {
+    for kind in [SignalType::FundingRound, SignalType::Acquisition] {
+        let deal = json!({ "occurredAt": "2025-01-01", "amount": 5 });
+        let row = build_row(kind, deal.as_object().unwrap()).unwrap();
+        assert_eq!(row.currency.as_deref(), Some("USD"), "{kind:?}");
+    }
+}
+
+#[test]
+fn a_posting_is_filed_under_the_us_state_of_its_region_or_location() {
+    let region = |posting: Value| {
+        build_row(SignalType::Hiring, posting.as_object().unwrap())
+            .unwrap()
+            .region
+    };
+    let posted = "2025-01-01";
+    assert_eq!(
+        region(json!({ "datePosted": posted, "region": "California", "jobCountry": "US" })),
+        Some("CA".into())
+    );
+    assert_eq!(
+        region(json!({ "datePosted": posted, "location": "Austin, TX",
+                       "jobCountry": "United States" })),
+        Some("TX".into())
+    );
+    assert_eq!(
+        region(
+            json!({ "datePosted": posted, "region": "by", "location": "Munich, BY",
+                       "jobCountry": "DE" })
+        ),
+        Some("BY".into())
+    );
+}
+
+#[test]
+fn a_title_gives_its_position_department_and_seniority_tags() {
+    assert_eq!(
+        title_tags("VP of Engineering"),
+        [
+            "position:vp of engineering",
+            "department:engineering",
+            "seniority:vp"
+        ]
+    );
+}

@@ -1,0 +1,224 @@
+//! Finding companies by name, through the names' trigram indexes (SQLite: the FTS5 trigram table
+//! `company_names`; PostgreSQL: the pg_trgm GIN index on `lower(name)`) and, for needles too
+//! short for trigrams, an index on the lower-cased name: names containing a needle, names
+//! starting with it, and names resembling it with typos tolerated.
+
+use super::signal_lists::escape_like;
+use super::{Db, StoreError};
+
+/// Most containing or resembling names read before ranking.
+const CANDIDATES: i64 = 500;
+
+/// Least trigram similarity of a name taken as a typo of the needle (pg_trgm's default).
+const SIMILAR: f64 = 0.3;
+
+/// Ids of the companies a partial, fuzzy name stands for (the lists' `company_name`), best first,
+/// at most `limit`: names containing the whole of `name` in any letter case, the closest first,
+/// then names resembling it (typos tolerated). A needle under 3 characters, too short for
+/// trigrams, matches the names that start with it.
+pub async fn partial_company_ids(
+    db: &Db,
+    name: &str,
+    limit: i64,
+) -> Result<Vec<String>, StoreError> {
+    if name.trim().chars().count() < 3 {
+        return prefix_company_ids(db, name.trim(), limit).await;
+    }
+    let needle = name.trim().to_lowercase();
+    let containing = rank_by_similarity(&needle, containing(db, &needle).await?, 0.0, limit);
+    let resembling = fuzzy_company_ids(db, &needle, limit).await?;
+    Ok(merge_ranked(containing, resembling, limit))
+}
+
+/// Ids of companies whose name resembles `name` (typos tolerated), best first, at most `limit`.
+pub async fn fuzzy_company_ids(db: &Db, name: &str, limit: i64) -> Result<Vec<String>, StoreError> {
+    if name.trim().chars().count() < 3 {
+        return prefix_company_ids(db, name.trim(), limit).await;
+    }
+    let needle = name.trim().to_lowercase();
+    match db {
+        Db::Sqlite(pool) => {
+            let candidates: Vec<(String, String)> = sqlx::query_as(
+                "SELECT c.id, c.name FROM company_names n JOIN companies c ON c.rowid = n.rowid \
+                 WHERE company_names MATCH $1 ORDER BY rank LIMIT $2",
+            )
+            .bind(trigram_any(&needle))
+            .bind(CANDIDATES)
+            .fetch_all(pool)
+            .await?;
+            Ok(rank_by_similarity(&needle, candidates, SIMILAR, limit))
+        }
+        Db::Postgres(pool) => Ok(sqlx::query_scalar(
+            "SELECT id FROM companies WHERE lower(name) % $1 \
+             ORDER BY similarity(lower(name), $1) DESC, id LIMIT $2",
+        )
+        .bind(&needle)
+        .bind(limit)
+        .fetch_all(pool)
+        .await?),
+    }
+}
+
+/// `(id, name)` of companies whose name contains `needle` (lower case, at least 3 characters),
+/// the shortest names first. On SQLite a quoted string matched against the trigram table is a
+/// substring query; on PostgreSQL the trigram index serves `LIKE '%…%'`.
+async fn containing(db: &Db, needle: &str) -> Result<Vec<(String, String)>, StoreError> {
+    let (sql, pattern) = match db {
+        Db::Sqlite(_) => (
+            "SELECT c.id, c.name FROM company_names n JOIN companies c ON c.rowid = n.rowid \
+             WHERE company_names MATCH $1 ORDER BY length(c.name), c.id LIMIT $2",
+            format!("\"{}\"", needle.replace('"', "\"\"")),
+        ),
+        Db::Postgres(_) => (
+            "SELECT id, name FROM companies WHERE lower(name) LIKE $1 ESCAPE '\\' \
+             ORDER BY length(name), id LIMIT $2",
+            format!("%{}%", escape_like(needle)),
+        ),
+    };
+    Ok(crate::on_db!(db, |pool| sqlx::query_as(sql)
+        .bind(&pattern)
+        .bind(CANDIDATES)
+        .fetch_all(pool)
+        .await)?)
+}
+
+/// Ids of companies whose name starts with `needle` ignoring case (lower-cased by the database,
+/// as the indexes are), by name. SQLite reads them off the index on `lower(name)` as a range;
+/// PostgreSQL's trigram index serves `LIKE '…%'`.
+async fn prefix_company_ids(db: &Db, needle: &str, limit: i64) -> Result<Vec<String>, StoreError> {
+    Ok(match db {
+        Db::Sqlite(pool) => {
+            sqlx::query_scalar(
+                "SELECT id FROM companies \
+                 WHERE lower(name) >= lower($1) AND lower(name) < lower($1) || $2 \
+                 ORDER BY lower(name), id LIMIT $3",
+            )
+            .bind(needle)
+            .bind(char::MAX.to_string())
+            .bind(limit)
+            .fetch_all(pool)
+            .await?
+        }
+        Db::Postgres(pool) => {
+            sqlx::query_scalar(
+                "SELECT id FROM companies WHERE lower(name) LIKE lower($1) ESCAPE '\\' \
+                 ORDER BY name, id LIMIT $2",
+            )
+            .bind(format!("{}%", escape_like(needle)))
+            .bind(limit)
+            .fetch_all(pool)
+            .await?
+        }
+    })
+}
+
+/// An FTS5 query matching names that share any trigram with `needle`.
+fn trigram_any(needle: &str) -> String {
+    let chars: Vec<char> = needle.chars().collect();
+    let mut grams: Vec<String> = chars
+        .windows(3)
+        .map(|w| w.iter().collect::<String>().replace('"', "\"\""))
+        .collect();
+    grams.sort();
+    grams.dedup();
+    grams
+        .iter()
+        .map(|g| format!("\"{g}\""))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+fn trigrams(text: &str) -> std::collections::HashSet<String> {
+    let padded: Vec<char> = format!("  {text} ").chars().collect();
+    padded.windows(3).map(|w| w.iter().collect()).collect()
+}
+
+/// Trigram similarity (shared / union), as pg_trgm computes it.
+pub fn similarity(a: &str, b: &str) -> f64 {
+    let (x, y) = (trigrams(a), trigrams(b));
+    let shared = x.intersection(&y).count() as f64;
+    let union = (x.len() + y.len()) as f64 - shared;
+    if union == 0.0 { 0.0 } else { shared / union }
+}
+
+/// The ids of `candidates` scoring at least `min_score` against `needle`, best first (ties by
+/// id), at most `limit`.
+fn rank_by_similarity(
+    needle: &str,
+    candidates: Vec<(String, String)>,
+    min_score: f64,
+    limit: i64,
+) -> Vec<String> {
+    let mut scored: Vec<(f64, String)> = candidates
+        .into_iter()
+        .map(|(id, name)| (similarity(needle, &name.to_lowercase()), id))
+        .filter(|(score, _)| *score >= min_score)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    scored
+        .into_iter()
+        .take(limit.max(0) as usize)
+        .map(|(_, id)| id)
+        .collect()
+}
+
+/// `first`, then those of `then` not in it, at most `limit` in all.
+fn merge_ranked(first: Vec<String>, then: Vec<String>, limit: i64) -> Vec<String> {
+    let mut merged = first;
+    for id in then {
+        if !merged.contains(&id) {
+            merged.push(id);
+        }
+    }
+    merged.truncate(limit.max(0) as usize);
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn similar_names_score_above_the_threshold_and_others_below() {
+        assert!(similarity("acme corp", "acme corporation") >= SIMILAR);
+        assert!(similarity("stripe", "strpe") >= SIMILAR);
+        assert!(similarity("stripe", "globex") < SIMILAR);
+    }
+
+    #[test]
+    fn a_name_containing_a_short_needle_may_not_resemble_it() {
+        assert!(similarity("acme", "acme corporation") < SIMILAR);
+        assert!(similarity("health", "healthtech solutions") < SIMILAR);
+    }
+
+    fn named(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(id, name)| (id.to_string(), name.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn containing_names_rank_closest_first_and_resembling_ones_follow_without_repeats() {
+        let containing = rank_by_similarity(
+            "acme",
+            named(&[("2", "Acme Corporation"), ("1", "ACME"), ("3", "Acme Co")]),
+            0.0,
+            10,
+        );
+        assert_eq!(containing, ["1", "3", "2"]);
+        let merged = merge_ranked(containing, vec!["4".into(), "2".into(), "5".into()], 4);
+        assert_eq!(merged, ["1", "3", "2", "4"]);
+    }
+
+    #[test]
+    fn typo_candidates_below_the_threshold_are_dropped() {
+        let ranked = rank_by_similarity(
+            "stripe",
+            named(&[("a", "Strpe"), ("b", "Globex")]),
+            SIMILAR,
+            10,
+        );
+        assert_eq!(ranked, ["a"]);
+    }
+}
