@@ -12,6 +12,18 @@ const CANDIDATES: i64 = 500;
 /// Least trigram similarity of a name taken as a typo of the needle (pg_trgm's default).
 const SIMILAR: f64 = 0.3;
 
+/// On SQLite a typo search asks the trigram table for the needle's rarest trigrams only: at
+/// least this many of them, ...
+const MIN_SEARCHED_TRIGRAMS: usize = 6;
+
+/// ... and more while the names holding them stay within this many. Ranking (`bm25`) reads every
+/// name holding a searched trigram, so a common trigram (`ent`, ` co`) costs tens of thousands of
+/// reads and hardly moves the ranking, its weight being small.
+const SEARCHED_NAMES_BUDGET: i64 = 20_000;
+
+/// Most of a needle's trigrams considered (a name is rarely longer).
+const MAX_TRIGRAMS: usize = 64;
+
 /// Ids of the companies a partial, fuzzy name stands for (the lists' `company_name`), best first,
 /// at most `limit`: names containing the whole of `name` in any letter case, the closest first,
 /// then names resembling it (typos tolerated). A needle under 3 characters, too short for
@@ -38,11 +50,12 @@ pub async fn fuzzy_company_ids(db: &Db, name: &str, limit: i64) -> Result<Vec<St
     let needle = name.trim().to_lowercase();
     match db {
         Db::Sqlite(pool) => {
+            let searched = rarest_trigrams(pool, needle_trigrams(&needle)).await?;
             let candidates: Vec<(String, String)> = sqlx::query_as(
                 "SELECT c.id, c.name FROM company_names n JOIN companies c ON c.rowid = n.rowid \
                  WHERE company_names MATCH $1 ORDER BY rank LIMIT $2",
             )
-            .bind(trigram_any(&needle))
+            .bind(searched.join(" OR "))
             .bind(CANDIDATES)
             .fetch_all(pool)
             .await?;
@@ -112,20 +125,55 @@ async fn prefix_company_ids(db: &Db, needle: &str, limit: i64) -> Result<Vec<Str
     })
 }
 
-/// An FTS5 query matching names that share any trigram with `needle`.
-fn trigram_any(needle: &str) -> String {
+/// The distinct trigrams of `needle`, each quoted as an FTS5 string.
+fn needle_trigrams(needle: &str) -> Vec<String> {
     let chars: Vec<char> = needle.chars().collect();
     let mut grams: Vec<String> = chars
         .windows(3)
-        .map(|w| w.iter().collect::<String>().replace('"', "\"\""))
+        .map(|w| format!("\"{}\"", w.iter().collect::<String>().replace('"', "\"\"")))
         .collect();
     grams.sort();
     grams.dedup();
+    grams.truncate(MAX_TRIGRAMS);
     grams
-        .iter()
-        .map(|g| format!("\"{g}\""))
-        .collect::<Vec<_>>()
-        .join(" OR ")
+}
+
+/// The trigrams a typo search asks for: the rarest first, as many as [`pick_rarest`] takes.
+/// How many names hold each comes from the trigram table itself, in one statement.
+async fn rarest_trigrams(
+    pool: &sqlx::SqlitePool,
+    grams: Vec<String>,
+) -> Result<Vec<String>, StoreError> {
+    if grams.len() <= MIN_SEARCHED_TRIGRAMS {
+        return Ok(grams);
+    }
+    let counts: Vec<String> = (1..=grams.len())
+        .map(|n| format!("(SELECT count(*) FROM company_names WHERE company_names MATCH ${n})"))
+        .collect();
+    let sql = format!("SELECT json_array({})", counts.join(", "));
+    let mut query = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql));
+    for gram in &grams {
+        query = query.bind(gram);
+    }
+    let holding: Vec<i64> = serde_json::from_str(&query.fetch_one(pool).await?)
+        .map_err(|err| StoreError::Corrupt(format!("trigram counts: {err}")))?;
+    Ok(pick_rarest(grams.into_iter().zip(holding).collect()))
+}
+
+/// From `(trigram, names holding it)`: the rarest [`MIN_SEARCHED_TRIGRAMS`], then more in
+/// order of rarity while the names they hold in all stay within [`SEARCHED_NAMES_BUDGET`].
+fn pick_rarest(mut counted: Vec<(String, i64)>) -> Vec<String> {
+    counted.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    let mut held = 0;
+    let mut picked = Vec::new();
+    for (gram, names) in counted {
+        if picked.len() >= MIN_SEARCHED_TRIGRAMS && held + names > SEARCHED_NAMES_BUDGET {
+            break;
+        }
+        held += names;
+        picked.push(gram);
+    }
+    picked
 }
 
 fn trigrams(text: &str) -> std::collections::HashSet<String> {
@@ -209,6 +257,37 @@ mod tests {
         assert_eq!(containing, ["1", "3", "2"]);
         let merged = merge_ranked(containing, vec!["4".into(), "2".into(), "5".into()], 4);
         assert_eq!(merged, ["1", "3", "2", "4"]);
+    }
+
+    #[test]
+    fn a_needle_is_searched_by_its_distinct_quoted_trigrams() {
+        assert_eq!(needle_trigrams("ab\"c"), ["\"ab\"\"\"", "\"b\"\"c\""]);
+        assert_eq!(needle_trigrams(&"x".repeat(500)), ["\"xxx\""]);
+    }
+
+    #[test]
+    fn the_rarest_trigrams_are_searched_and_common_ones_only_within_the_budget() {
+        let counted: Vec<(String, i64)> = [
+            ("ent", 30_000),
+            ("stz", 0),
+            ("irp", 12),
+            ("pay", 4_000),
+            (" co", 25_000),
+            ("tir", 40),
+            ("yme", 900),
+            ("aym", 800),
+            ("men", 9_000),
+            ("nts", 7_000),
+        ]
+        .iter()
+        .map(|(g, n)| (g.to_string(), *n))
+        .collect();
+        assert_eq!(
+            pick_rarest(counted),
+            ["stz", "irp", "tir", "aym", "yme", "pay", "nts"]
+        );
+        let all_common: Vec<(String, i64)> = (0..8).map(|i| (format!("g{i}"), 50_000)).collect();
+        assert_eq!(pick_rarest(all_common).len(), MIN_SEARCHED_TRIGRAMS);
     }
 
     #[test]
