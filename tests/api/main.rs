@@ -22,6 +22,7 @@ mod isolation;
 mod job_change_list;
 mod lists_support;
 mod monitor_delivery;
+mod monitor_input;
 mod monitors;
 mod ops;
 mod profile_targets;
