@@ -6,7 +6,10 @@ use serde_json::{Value, json};
 use crate::each_backend;
 use crate::support::{Backend, Team, TestApp, TestResponse};
 
-each_backend!(every_refused_signal_types_value_names_the_four_allowed_values,);
+each_backend!(
+    every_refused_signal_types_value_names_the_four_allowed_values,
+    a_monitor_name_is_kept_as_sent_and_a_blank_one_is_refused,
+);
 
 const MONITORS: &str = "/api/v2/monitors";
 
@@ -21,6 +24,19 @@ fn assert_bad_request(response: &TestResponse, what: &str) {
     assert_eq!(response.status, 400, "{what}: {:?}", response.body);
     assert_eq!(response.body["success"], false, "{what}");
     assert_eq!(response.body["code"], "bad_request", "{what}");
+}
+
+/// Creates a monitor from `body`, asserting a 201, and returns its `data`.
+async fn create(app: &TestApp, team: &Team, body: Value) -> Value {
+    let created = app.post(MONITORS, &team.key, body).await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    created.data().clone()
+}
+
+async fn fetch(app: &TestApp, team: &Team, id: &str) -> Value {
+    let fetched = app.get(&monitor_path(id), &team.key).await;
+    assert_eq!(fetched.status, 200, "{:?}", fetched.body);
+    fetched.data().clone()
 }
 
 async fn names(app: &TestApp, team: &Team) -> Vec<Value> {
@@ -64,4 +80,50 @@ async fn every_refused_signal_types_value_names_the_four_allowed_values(backend:
         assert_eq!(updated.error(), SIGNAL_TYPES_MESSAGE, "{signal_types}");
     }
     assert_eq!(names(&app, &team).await, [json!("Existing")]);
+}
+
+async fn a_monitor_name_is_kept_as_sent_and_a_blank_one_is_refused(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    let created = create(
+        &app,
+        &team,
+        json!({ "name": "  Padded name ", "signal_types": ["hiring"] }),
+    )
+    .await;
+    assert_eq!(created["name"], "  Padded name ");
+    let id = created["id"].as_str().expect("id").to_string();
+    assert_eq!(fetch(&app, &team, &id).await["name"], "  Padded name ");
+
+    let renamed = app
+        .put(&monitor_path(&id), &team.key, json!({ "name": " Renamed" }))
+        .await;
+    assert_eq!(renamed.status, 200, "{:?}", renamed.body);
+    assert_eq!(renamed.data()["name"], " Renamed");
+    assert_eq!(names(&app, &team).await, [json!(" Renamed")]);
+
+    // The limit counts the name as sent; a name that is only spaces is still refused.
+    let padded_255 = format!(" {} ", "a".repeat(253));
+    create(
+        &app,
+        &team,
+        json!({ "name": padded_255, "signal_types": ["hiring"] }),
+    )
+    .await;
+    for name in [" ".repeat(3), format!(" {} ", "a".repeat(254))] {
+        let refused = app
+            .post(
+                MONITORS,
+                &team.key,
+                json!({ "name": name, "signal_types": ["hiring"] }),
+            )
+            .await;
+        assert_bad_request(&refused, &format!("{name:?}"));
+        let blanked = app
+            .put(&monitor_path(&id), &team.key, json!({ "name": name }))
+            .await;
+        assert_bad_request(&blanked, &format!("rename to {name:?}"));
+    }
+    assert_eq!(fetch(&app, &team, &id).await["name"], " Renamed");
 }

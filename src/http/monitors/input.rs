@@ -66,18 +66,16 @@ fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Er
     Value::deserialize(d).map(Some)
 }
 
-/// A monitor name: a string of 1-255 characters, surrounding whitespace removed.
+/// A monitor name, kept as sent: a string of 1-255 characters that is not only whitespace.
 pub fn parse_name(value: Value) -> Result<String, ApiError> {
     let message = "name must be a string of 1-255 characters";
     let Value::String(name) = value else {
         return Err(ApiError::bad_request(message));
     };
-    let name = name.trim();
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
+    if name.trim().is_empty() || name.chars().count() > MAX_NAME_CHARS {
         return Err(ApiError::bad_request(message));
     }
-    Ok(name.to_string())
+    Ok(name)
 }
 
 /// `signal_types`: a non-empty array of known values, duplicates removed.
