@@ -20,6 +20,7 @@ each_backend!(
     a_members_key_sees_the_same_monitors_as_the_owners_key,
     revoking_a_key_stops_only_that_key,
     the_admin_api_refuses_a_missing_or_wrong_token_and_team_keys_with_401,
+    team_names_and_e_mails_with_control_characters_are_refused,
     without_an_admin_token_configured_the_admin_api_answers_404,
     a_companies_import_takes_a_json_array_and_reports_bad_records_by_index,
     a_companies_import_takes_ndjson_and_upserts_by_website,
@@ -380,6 +381,39 @@ async fn the_admin_api_refuses_a_missing_or_wrong_token_and_team_keys_with_401(b
         .await;
     assert_error(&raise, 401, "invalid_api_key");
     assert_eq!(get_team(&app, &team.id).await.data()["credits"], 1000);
+}
+
+async fn team_names_and_e_mails_with_control_characters_are_refused(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    for body in [
+        json!({ "name": "Nul\u{0}team", "owner_email": "a@b.co" }),
+        json!({ "name": "Two\nlines", "owner_email": "a@b.co" }),
+        json!({ "name": "Acme", "owner_email": "a\u{0}@b.co" }),
+        json!({ "name": "Acme", "owner_email": "a@b.co\r\nBcc: c@d.co" }),
+    ] {
+        let response = app.admin(Method::POST, "/teams", Some(body.clone())).await;
+        assert_error(&response, 400, "bad_request");
+    }
+    for email in ["m\u{0}@b.co", "m@b.co\nX: y", "m@b.\u{7}co"] {
+        let member = app
+            .admin(
+                Method::POST,
+                &format!("/teams/{}/members", team.id),
+                Some(json!({ "email": email })),
+            )
+            .await;
+        assert_error(&member, 400, "bad_request");
+    }
+    let created = app
+        .admin(
+            Method::POST,
+            "/teams",
+            Some(json!({ "name": "Plain name", "owner_email": "plain@b.co" })),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
 }
 
 async fn without_an_admin_token_configured_the_admin_api_answers_404(backend: Backend) {

@@ -9,6 +9,7 @@ use crate::support::{Backend, Team, TestApp, TestResponse};
 each_backend!(
     every_refused_signal_types_value_names_the_four_allowed_values,
     a_monitor_name_is_kept_as_sent_and_a_blank_one_is_refused,
+    a_monitor_name_with_control_characters_is_refused,
 );
 
 const MONITORS: &str = "/api/v2/monitors";
@@ -126,4 +127,34 @@ async fn a_monitor_name_is_kept_as_sent_and_a_blank_one_is_refused(backend: Back
         assert_bad_request(&blanked, &format!("rename to {name:?}"));
     }
     assert_eq!(fetch(&app, &team, &id).await["name"], " Renamed");
+}
+
+async fn a_monitor_name_with_control_characters_is_refused(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let id = app.create_monitor(&team, "Clean").await;
+
+    for name in [
+        "nul\u{0}byte",
+        "bell\u{7}",
+        "two\nlines",
+        "tab\tbed",
+        "del\u{7f}",
+    ] {
+        let created = app
+            .post(
+                MONITORS,
+                &team.key,
+                json!({ "name": name, "signal_types": ["hiring"] }),
+            )
+            .await;
+        assert_bad_request(&created, &format!("create {name:?}"));
+        assert!(created.error().contains("name"), "{}", created.error());
+
+        let renamed = app
+            .put(&monitor_path(&id), &team.key, json!({ "name": name }))
+            .await;
+        assert_bad_request(&renamed, &format!("rename to {name:?}"));
+    }
+    assert_eq!(names(&app, &team).await, [json!("Clean")]);
 }
