@@ -26,6 +26,7 @@ each_backend!(
     a_companies_import_takes_ndjson_and_upserts_by_website,
     an_import_without_a_json_content_type_is_refused_with_400,
     a_people_import_reports_a_person_at_an_unknown_company_as_invalid,
+    an_imported_record_holding_a_nul_character_is_reported_invalid_and_the_rest_stored,
     the_admin_command_creates_a_team_whose_key_works_against_the_running_service,
     the_admin_command_updates_a_team_and_the_change_shows_in_the_admin_api,
     the_admin_command_adds_a_member_and_revokes_a_key,
@@ -549,6 +550,50 @@ async fn a_people_import_reports_a_person_at_an_unknown_company_as_invalid(backe
     let indexes: Vec<u64> = invalid.iter().filter_map(|e| e["index"].as_u64()).collect();
     assert_eq!(indexes, [1, 2]);
     assert!(invalid[0]["error"].as_str().unwrap().contains("company"));
+}
+
+async fn an_imported_record_holding_a_nul_character_is_reported_invalid_and_the_rest_stored(
+    backend: Backend,
+) {
+    let app = TestApp::start(backend).await;
+
+    let companies = app
+        .admin(
+            Method::POST,
+            "/companies",
+            Some(json!([
+                { "name": "Acme", "website": "acme.com" },
+                { "name": "Nul\u{0}Corp", "website": "nul.example" },
+                { "name": "Globex", "website": "globex.com", "description": "One\nTwo \\u0000" },
+            ])),
+        )
+        .await;
+    assert_eq!(companies.status, 200, "{:?}", companies.body);
+    assert_eq!(companies.data()["upserted"], 2);
+    let invalid = companies.data()["invalid"].as_array().expect("invalid");
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0]["index"], 1);
+    assert!(invalid[0]["error"].as_str().unwrap().contains("NUL"));
+
+    let round = |source: &str| {
+        json!({
+            "companyWebsite": "acme.com", "occurredAt": "2025-05-05T12:00:00Z",
+            "roundType": "seed", "amount": 1000, "currency": "USD",
+            "sources": [{ "url": source }]
+        })
+        .to_string()
+    };
+    let ndjson = format!(
+        "{}\n{}\n",
+        round("https://news.example/a"),
+        round("https://news.example/\u{0}")
+    );
+    let signals = import_raw(&app, "/signals/funding", "application/x-ndjson", ndjson).await;
+    assert_eq!(signals.status, 200, "{:?}", signals.body);
+    assert_eq!(signals.data()["inserted"], 1);
+    let invalid = signals.data()["invalid"].as_array().expect("invalid");
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0]["index"], 1);
 }
 
 /// Runs `signalwatch admin --database-url <url> <args…>` and returns its JSON output.
