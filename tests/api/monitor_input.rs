@@ -10,6 +10,8 @@ each_backend!(
     every_refused_signal_types_value_names_the_four_allowed_values,
     a_monitor_name_is_kept_as_sent_and_a_blank_one_is_refused,
     a_monitor_name_with_control_characters_is_refused,
+    a_webhook_url_is_returned_exactly_as_sent_without_surrounding_spaces,
+    the_same_webhook_url_written_another_way_keeps_the_subscription,
 );
 
 const MONITORS: &str = "/api/v2/monitors";
@@ -157,4 +159,108 @@ async fn a_monitor_name_with_control_characters_is_refused(backend: Backend) {
         assert_bad_request(&renamed, &format!("rename to {name:?}"));
     }
     assert_eq!(names(&app, &team).await, [json!("Clean")]);
+}
+
+async fn a_webhook_url_is_returned_exactly_as_sent_without_surrounding_spaces(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    for (sent, shown) in [
+        ("https://example.com", "https://example.com"),
+        (
+            "HTTPS://Hooks.Example.COM/Path",
+            "HTTPS://Hooks.Example.COM/Path",
+        ),
+        (
+            "https://b\u{fc}cher.example/in",
+            "https://b\u{fc}cher.example/in",
+        ),
+        ("https://example.com:443/x", "https://example.com:443/x"),
+        (
+            "  https://example.com/padded  ",
+            "https://example.com/padded",
+        ),
+    ] {
+        let created = create(
+            &app,
+            &team,
+            json!({ "name": sent, "signal_types": ["hiring"], "webhook_url": sent }),
+        )
+        .await;
+        assert_eq!(created["webhook"]["endpoint_url"], shown, "{sent:?}");
+        let id = created["id"].as_str().expect("id");
+        assert_eq!(
+            fetch(&app, &team, id).await["webhook"]["endpoint_url"],
+            shown
+        );
+        let webhook_id = created["webhook"]["id"].as_str().expect("webhook id");
+        let webhook = app
+            .get(&format!("/api/v2/webhooks/{webhook_id}"), &team.key)
+            .await;
+        assert_eq!(webhook.status, 200, "{:?}", webhook.body);
+        assert_eq!(webhook.data()["endpoint_url"], shown, "{sent:?}");
+
+        // Giving an e-mail-only monitor a webhook echoes the URL the same way.
+        let plain = app.create_monitor(&team, "Plain").await;
+        let attached = app
+            .put(
+                &monitor_path(&plain),
+                &team.key,
+                json!({ "webhook_url": sent }),
+            )
+            .await;
+        assert_eq!(attached.status, 200, "{:?}", attached.body);
+        assert_eq!(attached.data()["webhook"]["endpoint_url"], shown);
+        for id in [id, plain.as_str()] {
+            assert_eq!(app.delete(&monitor_path(id), &team.key).await.status, 200);
+        }
+    }
+}
+
+async fn the_same_webhook_url_written_another_way_keeps_the_subscription(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let created = create(
+        &app,
+        &team,
+        json!({
+            "name": "Kept",
+            "signal_types": ["hiring"],
+            "webhook_url": "https://Hooks.Example.com"
+        }),
+    )
+    .await;
+    let id = created["id"].as_str().expect("id");
+    let webhook_id = created["webhook"]["id"].clone();
+
+    for same in [
+        "https://hooks.example.com/",
+        " HTTPS://HOOKS.EXAMPLE.COM:443 ",
+        "https://Hooks.Example.com",
+    ] {
+        let updated = app
+            .put(&monitor_path(id), &team.key, json!({ "webhook_url": same }))
+            .await;
+        assert_eq!(updated.status, 200, "{same:?}: {:?}", updated.body);
+        assert_eq!(
+            updated.data()["webhook"],
+            json!({ "id": webhook_id, "endpoint_url": same.trim() }),
+            "{same:?}: the subscription and its secret stay, the URL reads as sent"
+        );
+        assert_eq!(
+            fetch(&app, &team, id).await["webhook"],
+            json!({ "id": webhook_id, "endpoint_url": same.trim() })
+        );
+    }
+
+    let moved = app
+        .put(
+            &monitor_path(id),
+            &team.key,
+            json!({ "webhook_url": "https://hooks.example.com/other" }),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{:?}", moved.body);
+    assert_ne!(moved.data()["webhook"]["id"], webhook_id);
+    assert!(moved.data()["webhook"]["secret"].is_string());
 }
