@@ -4,7 +4,7 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
@@ -35,20 +35,45 @@ where
     }
 }
 
-/// Reads a body that must be declared as JSON, mapping size and read failures to 413/400.
+/// Reads a body that must be declared as JSON. The size comes first: a body over
+/// [`MAX_JSON_BODY`] is 413 whatever its Content-Type, and only then is a missing or non-JSON
+/// Content-Type refused (400).
 pub async fn json_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
-    if !is_json_content_type(req.headers().get(header::CONTENT_TYPE)) {
+    let declared_json = is_json_content_type(req.headers().get(header::CONTENT_TYPE));
+    let bytes = read_body(req, state).await?;
+    if !declared_json {
         return Err(ApiError::bad_request(
             "Content-Type must be application/json",
         ));
     }
-    Bytes::from_request(req, state).await.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::payload_too_large()
-        } else {
-            ApiError::bad_request(format!("Could not read the request body: {rejection}"))
+    Ok(bytes)
+}
+
+/// Reads a whole body of at most [`MAX_JSON_BODY`] bytes, else 413: a declared Content-Length
+/// over the limit is 413 whatever arrives, and a body without one is cut off as soon as it grows
+/// past the limit. Either way the body is read up to the limit before the answer goes out, so a
+/// client that is still sending it gets the 413 rather than a broken connection.
+pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    let declared_too_large = declared_too_large(req.headers());
+    match Bytes::from_request(req, state).await {
+        _ if declared_too_large => Err(ApiError::payload_too_large()),
+        Ok(bytes) => Ok(bytes),
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            Err(ApiError::payload_too_large())
         }
-    })
+        Err(rejection) => Err(ApiError::bad_request(format!(
+            "Could not read the request body: {rejection}"
+        ))),
+    }
+}
+
+/// True when the request declares a Content-Length over [`MAX_JSON_BODY`].
+pub fn declared_too_large(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .is_some_and(|length| length > MAX_JSON_BODY as u64)
 }
 
 fn is_json_content_type(value: Option<&header::HeaderValue>) -> bool {

@@ -27,6 +27,7 @@ mod monitors;
 mod ops;
 mod profile_targets;
 mod record_types;
+mod request_order;
 mod scale_out;
 mod shared_limits;
 mod shutdown;

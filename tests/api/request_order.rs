@@ -1,0 +1,133 @@
+//! Which answer a request gets when several things are wrong with it: a body over the size limit
+//! is 413 whatever else it says; a path that names nothing is 404 whatever the body; only then
+//! is the body read. And every one of those answers is in the error envelope.
+
+use reqwest::Method;
+use reqwest::header::CONTENT_TYPE;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::each_backend;
+use crate::errors::assert_error;
+use crate::support::{Backend, TestApp, TestResponse};
+
+each_backend!(a_body_over_one_mebibyte_is_413_whatever_its_content_type,);
+
+const LIMIT: usize = 1024 * 1024;
+
+/// A request with a raw body and an optional Content-Type.
+async fn send_raw(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    key: &str,
+    content_type: Option<&str>,
+    body: impl Into<reqwest::Body>,
+) -> TestResponse {
+    let mut request = app.request(method, path, key).body(body);
+    if let Some(content_type) = content_type {
+        request = request.header(CONTENT_TYPE, content_type);
+    }
+    app.send(request).await
+}
+
+async fn a_body_over_one_mebibyte_is_413_whatever_its_content_type(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let monitor = app.create_monitor(&team, "Big").await;
+    let oversize = format!("{{\"name\": \"{}\"}}", "x".repeat(LIMIT));
+
+    let paths = [
+        (Method::POST, "/api/v2/monitors".to_string()),
+        (Method::PUT, format!("/api/v2/monitors/{monitor}")),
+        (Method::POST, format!("/api/v2/monitors/{monitor}/targets")),
+        (Method::POST, "/api/v2/webhooks".to_string()),
+        (Method::POST, "/api/v2/csv-enrichment".to_string()),
+    ];
+    for (method, path) in &paths {
+        for content_type in [None, Some("text/plain"), Some("application/json")] {
+            let response = send_raw(
+                &app,
+                method.clone(),
+                path,
+                &team.key,
+                content_type,
+                oversize.clone(),
+            )
+            .await;
+            assert_eq!(
+                response.status, 413,
+                "{method} {path} as {content_type:?}: {:?}",
+                response.body
+            );
+            assert_error(&response, 413, "payload_too_large");
+        }
+    }
+
+    // Without a Content-Length the size is counted as the body arrives.
+    for content_type in [None, Some("text/plain")] {
+        let (status, body) = post_chunked(&app, "/api/v2/monitors", &team.key, content_type).await;
+        assert_eq!(status, 413, "chunked as {content_type:?}: {body:?}");
+        assert_eq!(body["code"], "payload_too_large");
+    }
+    let listed = app.get("/api/v2/monitors", &team.key).await;
+    assert_eq!(listed.data().as_array().map(Vec::len), Some(1));
+}
+
+/// POSTs a body of one byte over the limit in chunked transfer encoding (no Content-Length) over
+/// a raw connection, reading the answer while the body is still being written.
+async fn post_chunked(
+    app: &TestApp,
+    path: &str,
+    key: &str,
+    content_type: Option<&str>,
+) -> (u16, Value) {
+    let address = app.base.trim_start_matches("http://");
+    let stream = tokio::net::TcpStream::connect(address)
+        .await
+        .expect("connect");
+    let (mut reader, mut writer) = stream.into_split();
+    let mut head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {key}\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n"
+    );
+    if let Some(content_type) = content_type {
+        head.push_str(&format!("Content-Type: {content_type}\r\n"));
+    }
+    head.push_str("\r\n");
+    let writing = tokio::spawn(async move {
+        writer.write_all(head.as_bytes()).await?;
+        let chunk = vec![b'x'; 64 * 1024];
+        let mut left = LIMIT + 1;
+        while left > 0 {
+            let size = left.min(chunk.len());
+            writer.write_all(format!("{size:x}\r\n").as_bytes()).await?;
+            writer.write_all(&chunk[..size]).await?;
+            writer.write_all(b"\r\n").await?;
+            left -= size;
+        }
+        writer.write_all(b"0\r\n\r\n").await
+    });
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 8192];
+    // The server may close the connection without reading the rest of the body; what arrived
+    // before that is the answer.
+    while let Ok(read) = reader.read(&mut buffer).await {
+        if read == 0 {
+            break;
+        }
+        answer.extend_from_slice(&buffer[..read]);
+    }
+    let _ = writing.await;
+    let text = String::from_utf8_lossy(&answer);
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("an HTTP answer, got {text:?}"));
+    let body = text
+        .split_once("\r\n\r\n")
+        .and_then(|(_, body)| serde_json::from_str(body).ok())
+        .unwrap_or(Value::Null);
+    (status, body)
+}
