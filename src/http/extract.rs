@@ -1,8 +1,9 @@
 //! Request extractors that turn every malformed input into a clear 4xx in the error envelope:
-//! JSON bodies (content type, size, syntax, unknown fields), strict query strings and path ids.
+//! JSON bodies (size, content type, syntax, unknown fields), strict query strings and path ids.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::DeserializeOwned;
@@ -160,6 +161,30 @@ impl QueryParams {
             _ => Err(ApiError::bad_request(format!(
                 "{name} must be an integer between {min} and {max}"
             ))),
+        }
+    }
+}
+
+/// Path parameters, read as axum's `Path` reads them. One that cannot be read (percent-encoded
+/// bytes that are not UTF-8) names nothing that exists: 404 in the error envelope, where axum
+/// would answer a plain-text 400.
+pub struct PathParams<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for PathParams<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(params)) => Ok(PathParams(params)),
+            Err(PathRejection::FailedToDeserializePathParams(_)) => {
+                Err(ApiError::not_found("Not found"))
+            }
+            // A route without the parameters its handler reads: a bug, not a client error.
+            Err(rejection) => Err(ApiError::internal(rejection.body_text())),
         }
     }
 }

@@ -4,14 +4,18 @@
 
 use reqwest::Method;
 use reqwest::header::CONTENT_TYPE;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::each_backend;
 use crate::errors::assert_error;
-use crate::support::{Backend, TestApp, TestResponse};
+use crate::support::app::ADMIN_TOKEN;
+use crate::support::{Backend, Team, TestApp, TestResponse};
 
-each_backend!(a_body_over_one_mebibyte_is_413_whatever_its_content_type,);
+each_backend!(
+    a_path_id_that_is_not_utf_8_is_404_in_the_error_envelope,
+    a_body_over_one_mebibyte_is_413_whatever_its_content_type,
+);
 
 const LIMIT: usize = 1024 * 1024;
 
@@ -29,6 +33,98 @@ async fn send_raw(
         request = request.header(CONTENT_TYPE, content_type);
     }
     app.send(request).await
+}
+
+async fn a_webhook(app: &TestApp, team: &Team) -> String {
+    let created = app
+        .post(
+            "/api/v2/webhooks",
+            &team.key,
+            json!({ "endpoint_url": "https://hooks.example.com/x", "event_types": ["funding.created"] }),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    created.data()["id"].as_str().expect("id").to_string()
+}
+
+async fn a_path_id_that_is_not_utf_8_is_404_in_the_error_envelope(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let monitor = app.create_monitor(&team, "Real").await;
+    let webhook = a_webhook(&app, &team).await;
+
+    let team_paths = [
+        (Method::GET, "/api/v2/monitors/%FF".to_string()),
+        (Method::PUT, "/api/v2/monitors/%C3%28".to_string()),
+        (Method::DELETE, "/api/v2/monitors/%FF".to_string()),
+        (Method::GET, "/api/v2/monitors/%FF/targets".to_string()),
+        (Method::POST, "/api/v2/monitors/%FF/targets".to_string()),
+        (
+            Method::POST,
+            "/api/v2/monitors/%FF/targets/remove".to_string(),
+        ),
+        (
+            Method::DELETE,
+            format!("/api/v2/monitors/{monitor}/targets/%FF"),
+        ),
+        (Method::GET, "/api/v2/webhooks/%FF".to_string()),
+        (Method::PUT, "/api/v2/webhooks/%FF".to_string()),
+        (Method::DELETE, "/api/v2/webhooks/%FF".to_string()),
+        (Method::POST, "/api/v2/webhooks/%FF/test".to_string()),
+        (Method::GET, "/api/v2/webhooks/%FF/deliveries".to_string()),
+        (
+            Method::GET,
+            format!("/api/v2/webhooks/{webhook}/deliveries/%FF"),
+        ),
+        (
+            Method::POST,
+            format!("/api/v2/webhooks/{webhook}/deliveries/%FF/retry"),
+        ),
+        (
+            Method::POST,
+            "/api/v2/webhooks/%FF/deliveries/retry-failed".to_string(),
+        ),
+    ];
+    for (method, path) in team_paths {
+        let response = send_raw(
+            &app,
+            method.clone(),
+            &path,
+            &team.key,
+            Some("application/json"),
+            "{}",
+        )
+        .await;
+        assert_error(&response, 404, "not_found");
+        assert!(
+            response.header("X-RateLimit-Limit").is_some(),
+            "{method} {path}"
+        );
+    }
+    for path in [
+        "/api/v2/csv-enrichment/%FF",
+        "/api/v2/csv-enrichment/%FF/results.csv",
+    ] {
+        let response = app.get(path, &team.key).await;
+        assert_error(&response, 404, "job_not_found");
+    }
+    for (method, path) in [
+        (Method::GET, "/admin/v1/teams/%FF"),
+        (Method::PATCH, "/admin/v1/teams/%FF"),
+        (Method::POST, "/admin/v1/teams/%FF/members"),
+        (Method::POST, "/admin/v1/signals/%FF"),
+    ] {
+        let response = send_raw(
+            &app,
+            method,
+            path,
+            ADMIN_TOKEN,
+            Some("application/json"),
+            "[]",
+        )
+        .await;
+        assert_error(&response, 404, "not_found");
+    }
 }
 
 async fn a_body_over_one_mebibyte_is_413_whatever_its_content_type(backend: Backend) {

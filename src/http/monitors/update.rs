@@ -1,7 +1,7 @@
 //! `PUT /monitors/{id}`: rename, change signal types, pause or resume, and replace or detach the
 //! webhook. A rejected URL is refused before anything changes, so the monitor keeps its endpoint.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 
 use super::input::{
@@ -15,7 +15,7 @@ use crate::domain::webhook_url::{WebhookUrl, parse_webhook_url};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
+use crate::http::extract::{JsonBody, PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::monitors::{MonitorRow, find_monitor, find_monitor_tx, update_monitor};
 use crate::store::webhooks::{retire_webhook, set_endpoint_url, set_event_types};
@@ -44,7 +44,7 @@ enum WebhookChange {
 pub async fn update_monitor_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
     JsonBody(body): JsonBody<UpdateMonitorBody>,
 ) -> Result<Response, ApiError> {

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -16,7 +16,7 @@ use crate::domain::time::now_ms;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
+use crate::http::extract::{JsonBody, PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::companies::find_company_for_target;
 use crate::store::monitors::{find_monitor, find_monitor_tx};
@@ -67,7 +67,7 @@ pub struct AddTargetsResult {
 pub async fn add_targets(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
     JsonBody(body): JsonBody<AddTargetsBody>,
 ) -> Result<Response, ApiError> {

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -14,7 +14,7 @@ use crate::domain::target::parse_target;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
+use crate::http::extract::{JsonBody, PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::Tx;
 use crate::store::monitors::find_monitor_tx;
@@ -34,7 +34,7 @@ use crate::store::targets::{delete_targets, existing_ids, ids_by_value};
 pub async fn remove_target(
     State(state): State<AppState>,
     principal: Principal,
-    Path((raw_monitor, raw_target)): Path<(String, String)>,
+    PathParams((raw_monitor, raw_target)): PathParams<(String, String)>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
@@ -93,7 +93,7 @@ pub struct RemoveTargetsResult {
 pub async fn remove_targets_bulk(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
     JsonBody(body): JsonBody<RemoveTargetsBody>,
 ) -> Result<Response, ApiError> {

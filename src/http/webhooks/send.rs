@@ -3,7 +3,7 @@
 //! handlers check ownership and state first and shape the answers.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,7 @@ use crate::domain::time::{DAY_MS, now_ms, parse_rfc3339_ms};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams};
+use crate::http::extract::{JsonBody, PathParams, QueryParams};
 use crate::http::state::AppState;
 use crate::store::StoreError;
 use crate::store::deliveries::requeue_failed_since;
@@ -76,7 +76,7 @@ pub struct RetryFailedBody {
 pub async fn test_webhook(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
@@ -109,7 +109,7 @@ pub async fn test_webhook(
 pub async fn retry_delivery(
     State(state): State<AppState>,
     principal: Principal,
-    Path((raw_id, raw_delivery_id)): Path<(String, String)>,
+    PathParams((raw_id, raw_delivery_id)): PathParams<(String, String)>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
@@ -166,7 +166,7 @@ fn retry_data(sent: SentDelivery, retried_id: &str) -> RetrySent {
 pub async fn retry_failed(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
     JsonBody(body): JsonBody<RetryFailedBody>,
 ) -> Result<Response, ApiError> {

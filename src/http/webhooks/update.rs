@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 
 use super::input::{
@@ -18,7 +18,7 @@ use crate::domain::webhook_url::WebhookUrl;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
+use crate::http::extract::{JsonBody, PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::webhooks::{WebhookRow, find_webhook, find_webhook_tx, update_webhook};
 
@@ -47,7 +47,7 @@ struct Changes {
 pub async fn update_webhook_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
     JsonBody(body): JsonBody<UpdateWebhookBody>,
 ) -> Result<Response, ApiError> {
