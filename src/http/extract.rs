@@ -24,15 +24,56 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = json_bytes(req, state).await?;
-        let value: serde_json::Value = serde_json::from_slice(&bytes)
+        RawJson::from_request(req, state)
+            .await?
+            .parse()
+            .map(JsonBody)
+    }
+}
+
+/// A body meant as JSON, read whole (its size checked: 413) but not yet judged: [`RawJson::parse`]
+/// checks its Content-Type and reads it. For handlers whose path names a resource: they look it
+/// up first, so a path that names nothing is 404 whatever the body says.
+pub struct RawJson {
+    bytes: Bytes,
+    declared_json: bool,
+}
+
+impl<S: Send + Sync> FromRequest<S> for RawJson {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let declared_json = is_json_content_type(req.headers().get(header::CONTENT_TYPE));
+        let bytes = read_body(req, state).await?;
+        Ok(RawJson {
+            bytes,
+            declared_json,
+        })
+    }
+}
+
+impl RawJson {
+    /// The body as a JSON object deserialized strictly into `T`; 400 for a missing or non-JSON
+    /// Content-Type, malformed JSON, a body that is not an object, or one that does not fit `T`.
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
+        let bytes = self.declared_bytes()?;
+        let value: serde_json::Value = serde_json::from_slice(bytes)
             .map_err(|err| ApiError::bad_request(describe_json_error(&err)))?;
         if !value.is_object() {
             return Err(ApiError::bad_request("Request body must be a JSON object"));
         }
-        serde_json::from_slice(&bytes)
-            .map(JsonBody)
+        serde_json::from_slice(bytes)
             .map_err(|err| ApiError::bad_request(describe_json_error(&err)))
+    }
+
+    /// The bytes, once the body is declared as JSON.
+    fn declared_bytes(&self) -> Result<&Bytes, ApiError> {
+        if !self.declared_json {
+            return Err(ApiError::bad_request(
+                "Content-Type must be application/json",
+            ));
+        }
+        Ok(&self.bytes)
     }
 }
 
@@ -40,14 +81,8 @@ where
 /// [`MAX_JSON_BODY`] is 413 whatever its Content-Type, and only then is a missing or non-JSON
 /// Content-Type refused (400).
 pub async fn json_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
-    let declared_json = is_json_content_type(req.headers().get(header::CONTENT_TYPE));
-    let bytes = read_body(req, state).await?;
-    if !declared_json {
-        return Err(ApiError::bad_request(
-            "Content-Type must be application/json",
-        ));
-    }
-    Ok(bytes)
+    let raw = RawJson::from_request(req, state).await?;
+    raw.declared_bytes().cloned()
 }
 
 /// Reads a whole body of at most [`MAX_JSON_BODY`] bytes, else 413: a declared Content-Length

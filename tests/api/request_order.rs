@@ -13,6 +13,8 @@ use crate::support::app::ADMIN_TOKEN;
 use crate::support::{Backend, Team, TestApp, TestResponse};
 
 each_backend!(
+    a_path_that_names_nothing_is_404_whatever_the_body,
+    a_bad_body_for_a_monitor_or_webhook_that_exists_is_still_400,
     a_path_id_that_is_not_utf_8_is_404_in_the_error_envelope,
     a_body_over_one_mebibyte_is_413_whatever_its_content_type,
 );
@@ -35,6 +37,53 @@ async fn send_raw(
     app.send(request).await
 }
 
+/// Bodies that are wrong in every way a body can be: absent, not declared as JSON, not JSON,
+/// with an unknown field, or with values the endpoint refuses.
+fn bad_bodies(invalid_values: Value) -> Vec<(Option<&'static str>, String)> {
+    vec![
+        (None, String::new()),
+        (Some("text/plain"), invalid_values.to_string()),
+        (Some("application/json"), "{\"name\": ".to_string()),
+        (Some("application/json"), String::new()),
+        (
+            Some("application/json"),
+            json!({ "no_such_field": 1 }).to_string(),
+        ),
+        (Some("application/json"), invalid_values.to_string()),
+    ]
+}
+
+/// The monitor and webhook routes that take an id and a body, each with values it refuses.
+fn routes_with_a_body(monitor: &str, webhook: &str) -> Vec<(Method, String, Value)> {
+    vec![
+        (
+            Method::PUT,
+            format!("/api/v2/monitors/{monitor}"),
+            json!({ "name": "", "signal_types": ["ipo"] }),
+        ),
+        (
+            Method::POST,
+            format!("/api/v2/monitors/{monitor}/targets"),
+            json!({ "targets": [] }),
+        ),
+        (
+            Method::POST,
+            format!("/api/v2/monitors/{monitor}/targets/remove"),
+            json!({ "targets": [] }),
+        ),
+        (
+            Method::PUT,
+            format!("/api/v2/webhooks/{webhook}"),
+            json!({ "event_types": [] }),
+        ),
+        (
+            Method::POST,
+            format!("/api/v2/webhooks/{webhook}/deliveries/retry-failed"),
+            json!({ "since": "yesterday" }),
+        ),
+    ]
+}
+
 async fn a_webhook(app: &TestApp, team: &Team) -> String {
     let created = app
         .post(
@@ -45,6 +94,99 @@ async fn a_webhook(app: &TestApp, team: &Team) -> String {
         .await;
     assert_eq!(created.status, 201, "{:?}", created.body);
     created.data()["id"].as_str().expect("id").to_string()
+}
+
+async fn a_path_that_names_nothing_is_404_whatever_the_body(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let other = app.create_team().await;
+    let theirs = app.create_monitor(&other, "Theirs").await;
+    let their_webhook = a_webhook(&app, &other).await;
+    let unknown = uuid::Uuid::new_v4().to_string();
+
+    for (monitor, webhook, what) in [
+        ("not-a-uuid", "not-a-uuid", "a non-UUID id"),
+        (unknown.as_str(), unknown.as_str(), "an unknown id"),
+        (theirs.as_str(), their_webhook.as_str(), "another team's id"),
+    ] {
+        for (method, path, invalid) in routes_with_a_body(monitor, webhook) {
+            for (content_type, body) in bad_bodies(invalid) {
+                let response = send_raw(
+                    &app,
+                    method.clone(),
+                    &path,
+                    &team.key,
+                    content_type,
+                    body.clone(),
+                )
+                .await;
+                assert_eq!(
+                    response.status, 404,
+                    "{what}: {method} {path} with {content_type:?} {body:?}: {:?}",
+                    response.body
+                );
+                assert_error(&response, 404, "not_found");
+            }
+        }
+    }
+
+    // The admin API reads a team id before the body too.
+    for body in ["", "{\"credits\": "] {
+        let patched = app
+            .send(
+                app.request(Method::PATCH, "/admin/v1/teams/not-a-uuid", ADMIN_TOKEN)
+                    .header(CONTENT_TYPE, "application/json")
+                    .body(body),
+            )
+            .await;
+        assert_error(&patched, 404, "not_found");
+        let member = app
+            .send(
+                app.request(Method::POST, "/admin/v1/teams/nope/members", ADMIN_TOKEN)
+                    .body(body),
+            )
+            .await;
+        assert_error(&member, 404, "not_found");
+    }
+    let kept = app
+        .get(&format!("/api/v2/monitors/{theirs}"), &other.key)
+        .await;
+    assert_eq!(kept.data()["name"], "Theirs");
+}
+
+async fn a_bad_body_for_a_monitor_or_webhook_that_exists_is_still_400(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let monitor = app.create_monitor(&team, "Mine").await;
+    let webhook = a_webhook(&app, &team).await;
+
+    for (method, path, invalid) in routes_with_a_body(&monitor, &webhook) {
+        for (content_type, body) in bad_bodies(invalid) {
+            let response = send_raw(
+                &app,
+                method.clone(),
+                &path,
+                &team.key,
+                content_type,
+                body.clone(),
+            )
+            .await;
+            assert_eq!(
+                response.status, 400,
+                "{method} {path} with {content_type:?} {body:?}: {:?}",
+                response.body
+            );
+            assert_error(&response, 400, "bad_request");
+        }
+    }
+    let kept = app
+        .get(&format!("/api/v2/monitors/{monitor}"), &team.key)
+        .await;
+    assert_eq!(kept.data()["name"], "Mine");
+    assert_eq!(
+        kept.data()["signal_types"],
+        json!(["funding_round", "hiring"])
+    );
 }
 
 async fn a_path_id_that_is_not_utf_8_is_404_in_the_error_envelope(backend: Backend) {

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::http::envelope::{created, ok};
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, PathParams, parse_path_id};
+use crate::http::extract::{JsonBody, PathParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
 use crate::operator::{self, OperatorError, TeamRequest, check_changes};
 
@@ -91,9 +91,10 @@ pub async fn get_team(
 pub async fn update_team(
     State(state): State<AppState>,
     PathParams(raw_id): PathParams<String>,
-    JsonBody(body): JsonBody<UpdateTeamBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     let id = parse_path_id(&raw_id, "Team")?;
+    let body: UpdateTeamBody = body.parse()?;
     let changes = check_changes(
         body.credits,
         body.subscription_status,
@@ -108,9 +109,10 @@ pub async fn update_team(
 pub async fn add_member(
     State(state): State<AppState>,
     PathParams(raw_id): PathParams<String>,
-    JsonBody(body): JsonBody<MemberBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     let id = parse_path_id(&raw_id, "Team")?;
+    let body: MemberBody = body.parse()?;
     let member = operator::add_member(&state.db, &id, &body.email).await?;
     Ok(created("admin.members.add", member))
 }

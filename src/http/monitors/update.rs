@@ -15,7 +15,7 @@ use crate::domain::webhook_url::{WebhookUrl, parse_webhook_url};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, PathParams, QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::monitors::{MonitorRow, find_monitor, find_monitor_tx, update_monitor};
 use crate::store::webhooks::{retire_webhook, set_endpoint_url, set_event_types};
@@ -46,35 +46,23 @@ pub async fn update_monitor_handler(
     principal: Principal,
     PathParams(raw_id): PathParams<String>,
     query: QueryParams,
-    JsonBody(body): JsonBody<UpdateMonitorBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Monitor")?;
     let team = principal.team_id.as_str();
+    // The monitor first: an unknown one is 404 whatever the body says.
+    let current = find_monitor(&state.db, team, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
+    let body: UpdateMonitorBody = body.parse()?;
     let name = body.name.map(parse_name).transpose()?;
     let types = body
         .signal_types
         .map(parse_signal_types_value)
         .transpose()?;
     let active = body.active.map(parse_active).transpose()?;
-    let current = find_monitor(&state.db, team, &id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
-    let change = match body.webhook_url.map(requested_url) {
-        None => WebhookChange::Keep,
-        Some(None) => WebhookChange::Detach,
-        Some(Some(url)) if current.webhook_url.as_deref() == Some(url.trim()) => {
-            WebhookChange::Keep
-        }
-        Some(Some(url)) => {
-            let parsed = check_webhook_url(&state, &url).await?;
-            if is_current_endpoint(&current, &parsed) {
-                WebhookChange::Respell(parsed)
-            } else {
-                WebhookChange::Replace(parsed)
-            }
-        }
-    };
+    let change = webhook_change(&state, &current, body.webhook_url).await?;
 
     let mut tx = state.db.begin().await?;
     tx.lock_team(team).await?;
@@ -148,6 +136,31 @@ async fn apply_webhook_change(
             Ok(Some(secret))
         }
     }
+}
+
+/// What a `webhook_url` sent (`None` when absent) does to the monitor's webhook. The URL is
+/// checked in full, DNS included, before anything changes.
+async fn webhook_change(
+    state: &AppState,
+    current: &MonitorRow,
+    sent: Option<Option<String>>,
+) -> Result<WebhookChange, ApiError> {
+    let change = match sent.map(requested_url) {
+        None => WebhookChange::Keep,
+        Some(None) => WebhookChange::Detach,
+        Some(Some(url)) if current.webhook_url.as_deref() == Some(url.trim()) => {
+            WebhookChange::Keep
+        }
+        Some(Some(url)) => {
+            let parsed = check_webhook_url(state, &url).await?;
+            if is_current_endpoint(current, &parsed) {
+                WebhookChange::Respell(parsed)
+            } else {
+                WebhookChange::Replace(parsed)
+            }
+        }
+    };
+    Ok(change)
 }
 
 /// True when `url` names the endpoint the monitor's webhook already posts to, however either

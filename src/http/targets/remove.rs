@@ -14,7 +14,7 @@ use crate::domain::target::parse_target;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, PathParams, QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::Tx;
 use crate::store::monitors::find_monitor_tx;
@@ -95,10 +95,13 @@ pub async fn remove_targets_bulk(
     principal: Principal,
     PathParams(raw_id): PathParams<String>,
     query: QueryParams,
-    JsonBody(body): JsonBody<RemoveTargetsBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let monitor_id = parse_path_id(&raw_id, "Monitor")?;
+    // The monitor first: an unknown one is 404 whatever the body says.
+    let mut tx = open_monitor(&state, &principal, &monitor_id).await?;
+    let body: RemoveTargetsBody = body.parse()?;
     let values = optional_list(body.targets, "targets")?;
     let ids = optional_list(body.target_ids, "target_ids")?;
     let total = values.len() + ids.len();
@@ -107,7 +110,6 @@ pub async fn remove_targets_bulk(
             "targets and target_ids must hold 1 to {MAX_ENTRIES} entries in all"
         )));
     }
-    let mut tx = open_monitor(&state, &principal, &monitor_id).await?;
     let mut not_found = Vec::new();
     let mut to_remove: Vec<String> = Vec::new();
     let normalized: Vec<Option<String>> = values

@@ -17,7 +17,7 @@ use crate::domain::time::{DAY_MS, now_ms, parse_rfc3339_ms};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, PathParams, QueryParams};
+use crate::http::extract::{PathParams, QueryParams, RawJson};
 use crate::http::state::AppState;
 use crate::store::StoreError;
 use crate::store::deliveries::requeue_failed_since;
@@ -168,11 +168,12 @@ pub async fn retry_failed(
     principal: Principal,
     PathParams(raw_id): PathParams<String>,
     query: QueryParams,
-    JsonBody(body): JsonBody<RetryFailedBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let team = principal.team_id.as_str();
     let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
+    let body: RetryFailedBody = body.parse()?;
     let now = now_ms();
     let since = parse_since(body.since, now)?;
     let mut tx = state.db.begin().await?;
