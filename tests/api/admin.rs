@@ -20,6 +20,7 @@ each_backend!(
     a_members_key_sees_the_same_monitors_as_the_owners_key,
     revoking_a_key_stops_only_that_key,
     the_admin_api_refuses_a_missing_or_wrong_token_and_team_keys_with_401,
+    the_admin_token_is_accepted_whatever_the_case_of_the_bearer_scheme,
     team_names_and_e_mails_with_control_characters_are_refused,
     without_an_admin_token_configured_the_admin_api_answers_404,
     a_companies_import_takes_a_json_array_and_reports_bad_records_by_index,
@@ -382,6 +383,59 @@ async fn the_admin_api_refuses_a_missing_or_wrong_token_and_team_keys_with_401(b
         .await;
     assert_error(&raise, 401, "invalid_api_key");
     assert_eq!(get_team(&app, &team.id).await.data()["credits"], 1000);
+}
+
+async fn the_admin_token_is_accepted_whatever_the_case_of_the_bearer_scheme(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let path = format!("{}/admin/v1/teams/{}", app.base, team.id);
+
+    for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
+        for authorization in [
+            format!("{scheme} {ADMIN_TOKEN}"),
+            format!("  {scheme}   {ADMIN_TOKEN} "),
+        ] {
+            let response = app
+                .send(
+                    app.client
+                        .get(&path)
+                        .header("Authorization", &authorization),
+                )
+                .await;
+            assert_eq!(
+                response.status, 200,
+                "{authorization:?}: {:?}",
+                response.body
+            );
+            // The team API reads the same header the same way.
+            let own = app
+                .send(
+                    app.client
+                        .get(format!("{}/api/v2/monitors", app.base))
+                        .header(
+                            "Authorization",
+                            authorization.replace(ADMIN_TOKEN, &team.key),
+                        ),
+                )
+                .await;
+            assert_eq!(own.status, 200, "{authorization:?}: {:?}", own.body);
+        }
+    }
+    for authorization in [
+        format!("Basic {ADMIN_TOKEN}"),
+        format!("Bearer{ADMIN_TOKEN}"),
+        "Bearer ".to_string(),
+        ADMIN_TOKEN.to_string(),
+    ] {
+        let response = app
+            .send(
+                app.client
+                    .get(&path)
+                    .header("Authorization", &authorization),
+            )
+            .await;
+        assert_error(&response, 401, "invalid_api_key");
+    }
 }
 
 async fn team_names_and_e_mails_with_control_characters_are_refused(backend: Backend) {

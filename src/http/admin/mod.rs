@@ -6,11 +6,11 @@ pub mod teams;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
-use axum::http::header;
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
+use super::auth::bearer_token;
 use super::error::ApiError;
 use super::extract::MAX_JSON_BODY;
 use super::state::AppState;
@@ -41,12 +41,7 @@ async fn require_admin(State(state): State<AppState>, req: Request, next: Next) 
     let Some(expected) = state.config.admin_token.as_ref() else {
         return ApiError::not_found("Not found").into_response();
     };
-    let given = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+    let given = bearer_token(req.headers());
     if !given.is_some_and(|token| constant_time_eq(token.as_bytes(), expected.0.as_bytes())) {
         return ApiError::invalid_api_key("Invalid admin token").into_response();
     }
