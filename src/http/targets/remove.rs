@@ -64,7 +64,9 @@ pub async fn remove_target(
 pub struct RemoveTargetsBody {
     #[schema(value_type = Option<Vec<String>>)]
     pub targets: Option<Value>,
-    #[serde(alias = "targetIds")]
+    /// Target ids; also read as `targetIds`, and as `ids`, the name the commercial service's
+    /// public monitors API gives it.
+    #[serde(alias = "targetIds", alias = "ids")]
     #[schema(value_type = Option<Vec<String>>)]
     pub target_ids: Option<Value>,
 }
