@@ -69,10 +69,15 @@ fn team_out(row: TeamRow, default_rate: u32) -> TeamOut {
     }
 }
 
+/// An e-mail address, surrounding spaces removed. It becomes a mail header and a database value,
+/// so whitespace and control characters inside it are refused.
 fn check_email(email: &str) -> Result<String, OperatorError> {
     let email = email.trim();
+    let plain = !email.chars().any(|c| c.is_whitespace() || c.is_control());
     match email.split_once('@') {
-        Some((user, host)) if !user.is_empty() && host.contains('.') => Ok(email.to_string()),
+        Some((user, host)) if plain && !user.is_empty() && host.contains('.') => {
+            Ok(email.to_string())
+        }
         _ => Err(OperatorError::Invalid(
             "a valid e-mail address is required".into(),
         )),
@@ -113,6 +118,11 @@ pub async fn create_team(db: &Db, request: TeamRequest) -> Result<CreatedTeam, O
     let name = request.name.trim().to_string();
     if name.is_empty() {
         return Err(OperatorError::Invalid("name is required".into()));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(OperatorError::Invalid(
+            "name must not contain control characters".into(),
+        ));
     }
     let owner_email = check_email(&request.owner_email)?;
     let changes = check_changes(

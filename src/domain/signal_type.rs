@@ -60,8 +60,11 @@ pub fn parse_signal_types<S: AsRef<str>>(values: &[S]) -> Option<Vec<SignalType>
     (!parsed.is_empty()).then_some(parsed)
 }
 
-/// The 400 message for a bad `signal_types` value.
-pub const SIGNAL_TYPES_MESSAGE: &str = "signal_types must be a non-empty array of the allowed values: funding_round, acquisition, job_change, hiring";
+/// The 400 message for any refused `signal_types` value: an unknown type, an empty array or
+/// something that is not an array of strings (SPEC.md, Errors).
+pub const SIGNAL_TYPES_MESSAGE: &str = "signal_types must be a non-empty array of the four \
+                                        allowed values: funding_round, acquisition, job_change, \
+                                        hiring";
 
 #[cfg(test)]
 mod tests {
@@ -85,6 +88,18 @@ mod tests {
     fn duplicate_signal_types_are_removed_keeping_the_first() {
         let parsed = parse_signal_types(&["hiring", "funding_round", "hiring"]).expect("valid");
         assert_eq!(parsed, [SignalType::Hiring, SignalType::FundingRound]);
+    }
+
+    #[test]
+    fn the_refusal_names_the_four_allowed_values() {
+        assert_eq!(
+            SIGNAL_TYPES_MESSAGE,
+            "signal_types must be a non-empty array of the four allowed values: funding_round, \
+             acquisition, job_change, hiring"
+        );
+        for kind in SignalType::ALL {
+            assert!(SIGNAL_TYPES_MESSAGE.contains(kind.as_str()));
+        }
     }
 
     #[test]

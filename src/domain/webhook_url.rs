@@ -3,8 +3,9 @@
 //!
 //! Rules (SPEC.md "POST /monitors" and "Limits", INTERFACE.md §2 "Delivery" and §5 "SSRF"):
 //! - at most 500 characters, counted on the text as sent;
-//! - an absolute `http` or `https` URL with a host; the stored form is the `url` crate's (WHATWG)
-//!   serialization, so `HTTP://Example.COM` is stored as `http://example.com/`;
+//! - an absolute `http` or `https` URL with a host. It is stored and shown as sent (surrounding
+//!   spaces trimmed); deliveries and comparisons use the parsed (WHATWG) form, so
+//!   `HTTP://Example.COM` is kept as written and names the same endpoint as `http://example.com/`;
 //! - no user name or password: the URL is shown back in API responses and listed with the
 //!   monitor, so it must not hold credentials (receivers authenticate deliveries by their
 //!   signature);
@@ -36,22 +37,30 @@ pub const MAX_WEBHOOK_URL_CHARS: usize = 500;
 /// of them or under one of them is never a public destination.
 const LOCAL_ZONES: [&str; 5] = ["localhost", "local", "internal", "home.arpa", "localdomain"];
 
-/// A webhook URL that passed [`parse_webhook_url`]: an absolute HTTP(S) URL with a host.
+/// A webhook URL that passed [`parse_webhook_url`]: an absolute HTTP(S) URL with a host, and the
+/// text it was written as.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebhookUrl {
     url: Url,
     host: Host<String>,
+    text: String,
 }
 
 impl WebhookUrl {
-    /// The URL as it is stored and returned to clients (the WHATWG serialization).
+    /// The URL as sent, without surrounding spaces: what is stored and returned to clients.
     pub fn as_str(&self) -> &str {
-        self.url.as_str()
+        &self.text
     }
 
     /// The parsed URL, for the HTTP client that delivers to it.
     pub fn as_url(&self) -> &Url {
         &self.url
+    }
+
+    /// True when both name the same endpoint, however each was written
+    /// (`https://Example.com` and `https://example.com:443/` do).
+    pub fn same_endpoint(&self, other: &WebhookUrl) -> bool {
+        self.url == other.url
     }
 
     /// The host: a domain name (lower-case, IDNA/punycode applied) or a literal IP address.
@@ -79,9 +88,9 @@ impl WebhookUrl {
             })
     }
 
-    /// The stored form, consuming the value.
+    /// The URL as sent, consuming the value.
     pub fn into_string(self) -> String {
-        self.url.into()
+        self.text
     }
 }
 
@@ -156,7 +165,11 @@ pub fn parse_webhook_url(input: &str, allow_private: bool) -> Result<WebhookUrl,
     if !url.username().is_empty() || url.password().is_some() {
         return Err(WebhookUrlError::HasCredentials);
     }
-    Ok(WebhookUrl { url, host })
+    Ok(WebhookUrl {
+        url,
+        host,
+        text: text.to_string(),
+    })
 }
 
 /// True when `name` is, or is under, `localhost`, `localdomain`, `local`, `internal` or
@@ -414,7 +427,7 @@ mod tests {
     }
 
     #[test]
-    fn public_urls_are_accepted_in_their_stored_form() {
+    fn public_urls_are_kept_as_sent_and_delivered_to_in_their_parsed_form() {
         let cases = [
             (
                 "https://example.com/hooks/signalbase",
@@ -469,13 +482,27 @@ mod tests {
             ),
             ("https://mylocal/", "https://mylocal/"),
         ];
-        for (input, stored) in cases {
-            let parsed = parse_webhook_url(input, false);
-            assert_eq!(
-                parsed.as_ref().map(WebhookUrl::as_str),
-                Ok(stored),
-                "{input:?}"
-            );
+        for (input, normalized) in cases {
+            let parsed = parse_webhook_url(input, false).expect(input);
+            assert_eq!(parsed.as_str(), input.trim(), "kept as sent: {input:?}");
+            assert_eq!(parsed.as_url().as_str(), normalized, "parsed: {input:?}");
+            let written_normalized = parse_webhook_url(normalized, false).expect(normalized);
+            assert!(parsed.same_endpoint(&written_normalized), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn different_paths_queries_or_ports_are_different_endpoints() {
+        let base = parse_webhook_url("https://example.com/hook", false).expect("valid");
+        for other in [
+            "https://example.com/Hook",
+            "https://example.com/hook?x=1",
+            "https://example.com:8443/hook",
+            "http://example.com/hook",
+            "https://www.example.com/hook",
+        ] {
+            let other = parse_webhook_url(other, false).expect(other);
+            assert!(!base.same_endpoint(&other), "{other}");
         }
     }
 

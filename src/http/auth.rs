@@ -90,8 +90,11 @@ async fn run_guard(State(guard): State<Guard>, mut req: Request, next: Next) -> 
     response
 }
 
-async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<teams::KeyOwner, ApiError> {
-    let key = headers
+/// The token of an `Authorization: Bearer <token>` header, for team keys and the admin token
+/// alike: the scheme in any letter case (RFC 9110), spaces around the token ignored. `None` when
+/// the header is missing, in another scheme or without a token.
+pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| {
@@ -99,6 +102,10 @@ async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<teams::Ke
             scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
         })
         .filter(|token| !token.is_empty())
+}
+
+async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<teams::KeyOwner, ApiError> {
+    let key = bearer_token(headers)
         .ok_or_else(|| ApiError::invalid_api_key("Invalid API key. No key found."))?;
     teams::find_key_owner(&state.db, key)
         .await?

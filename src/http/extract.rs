@@ -1,10 +1,11 @@
 //! Request extractors that turn every malformed input into a clear 4xx in the error envelope:
-//! JSON bodies (content type, size, syntax, unknown fields), strict query strings and path ids.
+//! JSON bodies (size, content type, syntax, unknown fields), strict query strings and path ids.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::extract::rejection::PathRejection;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
 use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
@@ -23,32 +24,92 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = json_bytes(req, state).await?;
-        let value: serde_json::Value = serde_json::from_slice(&bytes)
+        RawJson::from_request(req, state)
+            .await?
+            .parse()
+            .map(JsonBody)
+    }
+}
+
+/// A body meant as JSON, read whole (its size checked: 413) but not yet judged: [`RawJson::parse`]
+/// checks its Content-Type and reads it. For handlers whose path names a resource: they look it
+/// up first, so a path that names nothing is 404 whatever the body says.
+pub struct RawJson {
+    bytes: Bytes,
+    declared_json: bool,
+}
+
+impl<S: Send + Sync> FromRequest<S> for RawJson {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let declared_json = is_json_content_type(req.headers().get(header::CONTENT_TYPE));
+        let bytes = read_body(req, state).await?;
+        Ok(RawJson {
+            bytes,
+            declared_json,
+        })
+    }
+}
+
+impl RawJson {
+    /// The body as a JSON object deserialized strictly into `T`; 400 for a missing or non-JSON
+    /// Content-Type, malformed JSON, a body that is not an object, or one that does not fit `T`.
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ApiError> {
+        let bytes = self.declared_bytes()?;
+        let value: serde_json::Value = serde_json::from_slice(bytes)
             .map_err(|err| ApiError::bad_request(describe_json_error(&err)))?;
         if !value.is_object() {
             return Err(ApiError::bad_request("Request body must be a JSON object"));
         }
-        serde_json::from_slice(&bytes)
-            .map(JsonBody)
+        serde_json::from_slice(bytes)
             .map_err(|err| ApiError::bad_request(describe_json_error(&err)))
+    }
+
+    /// The bytes, once the body is declared as JSON.
+    fn declared_bytes(&self) -> Result<&Bytes, ApiError> {
+        if !self.declared_json {
+            return Err(ApiError::bad_request(
+                "Content-Type must be application/json",
+            ));
+        }
+        Ok(&self.bytes)
     }
 }
 
-/// Reads a body that must be declared as JSON, mapping size and read failures to 413/400.
+/// Reads a body that must be declared as JSON. The size comes first: a body over
+/// [`MAX_JSON_BODY`] is 413 whatever its Content-Type, and only then is a missing or non-JSON
+/// Content-Type refused (400).
 pub async fn json_bytes<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
-    if !is_json_content_type(req.headers().get(header::CONTENT_TYPE)) {
-        return Err(ApiError::bad_request(
-            "Content-Type must be application/json",
-        ));
-    }
-    Bytes::from_request(req, state).await.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::payload_too_large()
-        } else {
-            ApiError::bad_request(format!("Could not read the request body: {rejection}"))
+    let raw = RawJson::from_request(req, state).await?;
+    raw.declared_bytes().cloned()
+}
+
+/// Reads a whole body of at most [`MAX_JSON_BODY`] bytes, else 413: a declared Content-Length
+/// over the limit is 413 whatever arrives, and a body without one is cut off as soon as it grows
+/// past the limit. Either way the body is read up to the limit before the answer goes out, so a
+/// client that is still sending it gets the 413 rather than a broken connection.
+pub async fn read_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    let declared_too_large = declared_too_large(req.headers());
+    match Bytes::from_request(req, state).await {
+        _ if declared_too_large => Err(ApiError::payload_too_large()),
+        Ok(bytes) => Ok(bytes),
+        Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            Err(ApiError::payload_too_large())
         }
-    })
+        Err(rejection) => Err(ApiError::bad_request(format!(
+            "Could not read the request body: {rejection}"
+        ))),
+    }
+}
+
+/// True when the request declares a Content-Length over [`MAX_JSON_BODY`].
+pub fn declared_too_large(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .is_some_and(|length| length > MAX_JSON_BODY as u64)
 }
 
 fn is_json_content_type(value: Option<&header::HeaderValue>) -> bool {
@@ -135,6 +196,30 @@ impl QueryParams {
             _ => Err(ApiError::bad_request(format!(
                 "{name} must be an integer between {min} and {max}"
             ))),
+        }
+    }
+}
+
+/// Path parameters, read as axum's `Path` reads them. One that cannot be read (percent-encoded
+/// bytes that are not UTF-8) names nothing that exists: 404 in the error envelope, where axum
+/// would answer a plain-text 400.
+pub struct PathParams<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for PathParams<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(params)) => Ok(PathParams(params)),
+            Err(PathRejection::FailedToDeserializePathParams(_)) => {
+                Err(ApiError::not_found("Not found"))
+            }
+            // A route without the parameters its handler reads: a bug, not a client error.
+            Err(rejection) => Err(ApiError::internal(rejection.body_text())),
         }
     }
 }

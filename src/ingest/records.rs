@@ -5,6 +5,10 @@ use serde_json::Value;
 
 use super::RecordError;
 
+/// Why a record holding a NUL character is refused: PostgreSQL text cannot store one, and one
+/// such record must not fail the whole import.
+const NUL_MESSAGE: &str = "text must not contain NUL (\\u0000) characters";
+
 /// Parses a JSON array or NDJSON body into per-record results; a record that does not fit `T`
 /// becomes an error carrying its index. Fails only when the payload as a whole is unreadable.
 pub fn parse_records<T: DeserializeOwned>(
@@ -19,6 +23,12 @@ pub fn parse_records<T: DeserializeOwned>(
             .into_iter()
             .enumerate()
             .map(|(index, value)| {
+                if holds_nul(&value) {
+                    return Err(RecordError {
+                        index,
+                        error: NUL_MESSAGE.to_string(),
+                    });
+                }
                 serde_json::from_value(value).map_err(|e| RecordError {
                     index,
                     error: e.to_string(),
@@ -37,6 +47,10 @@ pub fn parse_records<T: DeserializeOwned>(
 /// One NDJSON line as a `T`, read in one pass. The error says "malformed JSON" for text that is
 /// not JSON, else (rare: read again through a `Value`) what does not fit `T`, without positions.
 fn parse_line<T: DeserializeOwned>(line: &str) -> Result<T, String> {
+    // Only an escape puts a NUL into JSON text, so most lines are never read twice.
+    if line.contains("\\u0000") && serde_json::from_str(line).is_ok_and(|v| holds_nul(&v)) {
+        return Err(NUL_MESSAGE.to_string());
+    }
     serde_json::from_str(line).map_err(|e| match e.classify() {
         serde_json::error::Category::Data => serde_json::from_str::<Value>(line)
             .map_err(|e| format!("malformed JSON: {e}"))
@@ -49,6 +63,18 @@ fn parse_line<T: DeserializeOwned>(line: &str) -> Result<T, String> {
             .unwrap_or_else(|| e.to_string()),
         _ => format!("malformed JSON: {e}"),
     })
+}
+
+/// True when a string anywhere in `value`, a key included, holds a NUL character.
+fn holds_nul(value: &Value) -> bool {
+    match value {
+        Value::String(text) => text.contains('\0'),
+        Value::Array(items) => items.iter().any(holds_nul),
+        Value::Object(fields) => fields
+            .iter()
+            .any(|(key, value)| key.contains('\0') || holds_nul(value)),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -90,5 +116,29 @@ mod tests {
         assert!(records[0].is_ok());
         assert_eq!(records[1].as_ref().err().map(|e| e.index), Some(1));
         assert_eq!(records[2].as_ref().err().map(|e| e.index), Some(2));
+    }
+
+    #[test]
+    fn a_record_holding_a_nul_anywhere_is_refused_on_its_own() {
+        let ndjson = b"{\"name\":\"a\\u0000\"}\n{\"name\":\"b\",\"x\":[{\"\\u0000\":1}]}\n\
+                       {\"name\":\"c \\\\u0000\"}\n";
+        let array =
+            br#"[{"name":"a\u0000"},{"name":"b","x":{"y":["\u0000"]}},{"name":"c \\u0000"}]"#;
+        for body in [&ndjson[..], &array[..]] {
+            let records = parse_records::<Row>(body).expect("parses");
+            let errors: Vec<Option<String>> = records
+                .iter()
+                .map(|r| r.as_ref().err().map(|e| e.error.clone()))
+                .collect();
+            assert_eq!(errors[0].as_deref(), Some(NUL_MESSAGE));
+            assert_eq!(errors[1].as_deref(), Some(NUL_MESSAGE));
+            assert_eq!(
+                records[2].as_ref().ok(),
+                Some(&Row {
+                    name: "c \\u0000".into()
+                }),
+                "an escaped backslash is not a NUL"
+            );
+        }
     }
 }

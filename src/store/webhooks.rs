@@ -126,6 +126,20 @@ pub async fn set_event_types(
     Ok(())
 }
 
+/// Changes how a subscription's endpoint is written, for the same endpoint sent another way.
+pub async fn set_endpoint_url(tx: &mut Tx, id: &str, endpoint_url: &str) -> Result<(), StoreError> {
+    on_tx!(tx, |conn| sqlx::query(
+        "UPDATE webhooks SET endpoint_url = $2, updated_at = $3 WHERE id = $1"
+    )
+    .bind(id)
+    .bind(endpoint_url)
+    .bind(now_ms())
+    .execute(conn)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(())
+}
+
 /// Active webhooks of a team, counted against the limit of 10: active standalone subscriptions
 /// and the subscriptions of active monitors. `except_monitor` leaves one monitor out, for
 /// checking a change to that monitor.

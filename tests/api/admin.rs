@@ -20,11 +20,14 @@ each_backend!(
     a_members_key_sees_the_same_monitors_as_the_owners_key,
     revoking_a_key_stops_only_that_key,
     the_admin_api_refuses_a_missing_or_wrong_token_and_team_keys_with_401,
+    the_admin_token_is_accepted_whatever_the_case_of_the_bearer_scheme,
+    team_names_and_e_mails_with_control_characters_are_refused,
     without_an_admin_token_configured_the_admin_api_answers_404,
     a_companies_import_takes_a_json_array_and_reports_bad_records_by_index,
     a_companies_import_takes_ndjson_and_upserts_by_website,
     an_import_without_a_json_content_type_is_refused_with_400,
     a_people_import_reports_a_person_at_an_unknown_company_as_invalid,
+    an_imported_record_holding_a_nul_character_is_reported_invalid_and_the_rest_stored,
     the_admin_command_creates_a_team_whose_key_works_against_the_running_service,
     the_admin_command_updates_a_team_and_the_change_shows_in_the_admin_api,
     the_admin_command_adds_a_member_and_revokes_a_key,
@@ -382,6 +385,92 @@ async fn the_admin_api_refuses_a_missing_or_wrong_token_and_team_keys_with_401(b
     assert_eq!(get_team(&app, &team.id).await.data()["credits"], 1000);
 }
 
+async fn the_admin_token_is_accepted_whatever_the_case_of_the_bearer_scheme(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let path = format!("{}/admin/v1/teams/{}", app.base, team.id);
+
+    for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
+        for authorization in [
+            format!("{scheme} {ADMIN_TOKEN}"),
+            format!("  {scheme}   {ADMIN_TOKEN} "),
+        ] {
+            let response = app
+                .send(
+                    app.client
+                        .get(&path)
+                        .header("Authorization", &authorization),
+                )
+                .await;
+            assert_eq!(
+                response.status, 200,
+                "{authorization:?}: {:?}",
+                response.body
+            );
+            // The team API reads the same header the same way.
+            let own = app
+                .send(
+                    app.client
+                        .get(format!("{}/api/v2/monitors", app.base))
+                        .header(
+                            "Authorization",
+                            authorization.replace(ADMIN_TOKEN, &team.key),
+                        ),
+                )
+                .await;
+            assert_eq!(own.status, 200, "{authorization:?}: {:?}", own.body);
+        }
+    }
+    for authorization in [
+        format!("Basic {ADMIN_TOKEN}"),
+        format!("Bearer{ADMIN_TOKEN}"),
+        "Bearer ".to_string(),
+        ADMIN_TOKEN.to_string(),
+    ] {
+        let response = app
+            .send(
+                app.client
+                    .get(&path)
+                    .header("Authorization", &authorization),
+            )
+            .await;
+        assert_error(&response, 401, "invalid_api_key");
+    }
+}
+
+async fn team_names_and_e_mails_with_control_characters_are_refused(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    for body in [
+        json!({ "name": "Nul\u{0}team", "owner_email": "a@b.co" }),
+        json!({ "name": "Two\nlines", "owner_email": "a@b.co" }),
+        json!({ "name": "Acme", "owner_email": "a\u{0}@b.co" }),
+        json!({ "name": "Acme", "owner_email": "a@b.co\r\nBcc: c@d.co" }),
+    ] {
+        let response = app.admin(Method::POST, "/teams", Some(body.clone())).await;
+        assert_error(&response, 400, "bad_request");
+    }
+    for email in ["m\u{0}@b.co", "m@b.co\nX: y", "m@b.\u{7}co"] {
+        let member = app
+            .admin(
+                Method::POST,
+                &format!("/teams/{}/members", team.id),
+                Some(json!({ "email": email })),
+            )
+            .await;
+        assert_error(&member, 400, "bad_request");
+    }
+    let created = app
+        .admin(
+            Method::POST,
+            "/teams",
+            Some(json!({ "name": "Plain name", "owner_email": "plain@b.co" })),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+}
+
 async fn without_an_admin_token_configured_the_admin_api_answers_404(backend: Backend) {
     let app = TestApp::start_without_admin(backend).await;
 
@@ -515,6 +604,50 @@ async fn a_people_import_reports_a_person_at_an_unknown_company_as_invalid(backe
     let indexes: Vec<u64> = invalid.iter().filter_map(|e| e["index"].as_u64()).collect();
     assert_eq!(indexes, [1, 2]);
     assert!(invalid[0]["error"].as_str().unwrap().contains("company"));
+}
+
+async fn an_imported_record_holding_a_nul_character_is_reported_invalid_and_the_rest_stored(
+    backend: Backend,
+) {
+    let app = TestApp::start(backend).await;
+
+    let companies = app
+        .admin(
+            Method::POST,
+            "/companies",
+            Some(json!([
+                { "name": "Acme", "website": "acme.com" },
+                { "name": "Nul\u{0}Corp", "website": "nul.example" },
+                { "name": "Globex", "website": "globex.com", "description": "One\nTwo \\u0000" },
+            ])),
+        )
+        .await;
+    assert_eq!(companies.status, 200, "{:?}", companies.body);
+    assert_eq!(companies.data()["upserted"], 2);
+    let invalid = companies.data()["invalid"].as_array().expect("invalid");
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0]["index"], 1);
+    assert!(invalid[0]["error"].as_str().unwrap().contains("NUL"));
+
+    let round = |source: &str| {
+        json!({
+            "companyWebsite": "acme.com", "occurredAt": "2025-05-05T12:00:00Z",
+            "roundType": "seed", "amount": 1000, "currency": "USD",
+            "sources": [{ "url": source }]
+        })
+        .to_string()
+    };
+    let ndjson = format!(
+        "{}\n{}\n",
+        round("https://news.example/a"),
+        round("https://news.example/\u{0}")
+    );
+    let signals = import_raw(&app, "/signals/funding", "application/x-ndjson", ndjson).await;
+    assert_eq!(signals.status, 200, "{:?}", signals.body);
+    assert_eq!(signals.data()["inserted"], 1);
+    let invalid = signals.data()["invalid"].as_array().expect("invalid");
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0]["index"], 1);
 }
 
 /// Runs `signalwatch admin --database-url <url> <args…>` and returns its JSON output.

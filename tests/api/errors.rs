@@ -610,11 +610,11 @@ async fn an_unknown_body_field_is_refused_with_400_naming_it(backend: Backend) {
         .post(
             &format!("/api/v2/monitors/{monitor}/targets/remove"),
             &team.key,
-            json!({ "ids": ["acme.com"] }),
+            json!({ "values": ["acme.com"] }),
         )
         .await;
     assert_error(&remove, 400, "bad_request");
-    assert!(remove.error().contains("ids"), "{}", remove.error());
+    assert!(remove.error().contains("values"), "{}", remove.error());
 }
 
 async fn an_unknown_query_parameter_is_refused_with_400_naming_it(backend: Backend) {

@@ -50,6 +50,7 @@ each_backend!(
     bulk_remove_lists_unmatched_entries_and_ids_in_not_found_with_200,
     bulk_remove_never_touches_the_targets_of_another_monitor,
     bulk_remove_takes_1_to_500_entries_in_all,
+    bulk_remove_accepts_ids_as_an_alias_of_target_ids,
     // Team limit.
     the_team_limit_of_1000_targets_spans_monitors_and_rejects_the_whole_request,
     the_team_limit_holds_under_concurrent_add_requests,
@@ -1458,6 +1459,43 @@ async fn bulk_remove_takes_1_to_500_entries_in_all(backend: Backend) {
     assert_eq!(response.data()["removed_count"], 1);
     assert_eq!(response.data()["not_found"].as_array().unwrap().len(), 499);
     assert_eq!(total_targets(&app, &team, &monitor).await, 0);
+}
+
+async fn bulk_remove_accepts_ids_as_an_alias_of_target_ids(backend: Backend) {
+    let (app, team, monitor) = app_with_monitor(backend).await;
+    let data = add_ok(&app, &team, &monitor, json!(["acme.com", "globex.com"])).await;
+    let added = ids(&data["added"]);
+    let unknown = uuid::Uuid::new_v4().to_string();
+
+    let response = bulk_remove(
+        &app,
+        &team,
+        &monitor,
+        json!({ "ids": [added[0], unknown], "targets": ["initech.com"] }),
+    )
+    .await;
+
+    assert_eq!(response.status, 200, "{:?}", response.body);
+    assert_eq!(
+        response.data(),
+        &json!({ "removed": [added[0]], "removed_count": 1, "not_found": ["initech.com", unknown] })
+    );
+    assert_eq!(
+        values(list(&app, &team, &monitor, "").await.data()),
+        ["globex.com"]
+    );
+    // The alias is the same field: sending it beside its canonical name is a duplicate.
+    let both = bulk_remove(
+        &app,
+        &team,
+        &monitor,
+        json!({ "ids": [added[1]], "target_ids": [added[1]] }),
+    )
+    .await;
+    assert_bad_request(&both, "ids beside target_ids");
+    let empty = bulk_remove(&app, &team, &monitor, json!({ "ids": [] })).await;
+    assert_bad_request(&empty, "an empty ids list");
+    assert_eq!(total_targets(&app, &team, &monitor).await, 1);
 }
 
 // ---------------------------------------------------------------------------------------------

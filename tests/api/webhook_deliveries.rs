@@ -12,6 +12,7 @@ use crate::webhooks::{WEBHOOKS, assert_error, id_of, webhook_path};
 
 each_backend!(
     a_test_event_arrives_signed_and_is_recorded_as_a_delivery,
+    a_test_event_reaches_an_endpoint_url_kept_as_sent,
     a_test_event_the_endpoint_refuses_is_listed_as_failed_and_not_retried,
     a_test_event_to_an_unreachable_endpoint_reports_status_0,
     one_delivery_shows_its_attempts,
@@ -146,6 +147,33 @@ async fn a_test_event_arrives_signed_and_is_recorded_as_a_delivery(backend: Back
     assert_eq!(stats["total_deliveries"], 1);
     assert_eq!(stats["successful_deliveries"], 1);
     assert!(stats["last_success_at"].is_string(), "{stats}");
+}
+
+async fn a_test_event_reaches_an_endpoint_url_kept_as_sent(backend: Backend) {
+    let app = TestApp::start_with(backend, &FAST).await;
+    let team = app.create_team().await;
+    let receiver = Receiver::start().await;
+    // The receiver's URL written as a client might: scheme in capitals, surrounding spaces.
+    let written = format!(" {} ", receiver.url.replacen("http://", "HTTP://", 1));
+    let created = app
+        .post(
+            WEBHOOKS,
+            &team.key,
+            json!({ "endpoint_url": written, "event_types": ["system.test"] }),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    assert_eq!(created.data()["endpoint_url"], written.trim());
+
+    let path = format!("{}/test", webhook_path(&id_of(&created)));
+    let sent = app
+        .send(app.request(reqwest::Method::POST, &path, &team.key))
+        .await;
+
+    assert_eq!(sent.status, 200, "{:?}", sent.body);
+    assert_eq!(sent.data()["success"], true, "{:?}", sent.body);
+    let received = receiver.wait_for(1, SOON).await;
+    assert_eq!(received[0].json()["event_type"], "system.test");
 }
 
 async fn a_test_event_the_endpoint_refuses_is_listed_as_failed_and_not_retried(backend: Backend) {

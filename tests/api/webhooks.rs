@@ -15,6 +15,7 @@ each_backend!(
     an_empty_or_malformed_event_types_list_is_refused,
     endpoint_urls_must_be_public_http_urls_of_at_most_500_characters,
     private_endpoint_urls_are_accepted_when_the_operator_allows_them,
+    an_endpoint_url_is_returned_exactly_as_sent_without_surrounding_spaces,
     filters_keep_recognised_keys_and_ignore_the_rest,
     a_filter_value_must_be_a_string,
     listing_webhooks_shows_active_ones_newest_first_with_offset_pagination,
@@ -360,6 +361,40 @@ async fn endpoint_urls_must_be_public_http_urls_of_at_most_500_characters(backen
 
     let created = create_webhook(&app, &team, &longest).await;
     assert_eq!(created.data()["endpoint_url"], longest);
+}
+
+async fn an_endpoint_url_is_returned_exactly_as_sent_without_surrounding_spaces(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    let created = create_webhook(&app, &team, " HTTPS://Hooks.Example.com ").await;
+    assert_eq!(created.data()["endpoint_url"], "HTTPS://Hooks.Example.com");
+    let id = id_of(&created);
+    assert_eq!(
+        fetch(&app, &team, &id).await["endpoint_url"],
+        "HTTPS://Hooks.Example.com"
+    );
+    assert_eq!(
+        list(&app, &team).await[0]["endpoint_url"],
+        "HTTPS://Hooks.Example.com"
+    );
+
+    let updated = app
+        .put(
+            &webhook_path(&id),
+            &team.key,
+            json!({ "endpointUrl": "https://b\u{fc}cher.example:443" }),
+        )
+        .await;
+    assert_eq!(updated.status, 200, "{:?}", updated.body);
+    assert_eq!(
+        updated.data()["endpoint_url"],
+        "https://b\u{fc}cher.example:443"
+    );
+    assert_eq!(
+        fetch(&app, &team, &id).await["endpoint_url"],
+        "https://b\u{fc}cher.example:443"
+    );
 }
 
 async fn private_endpoint_urls_are_accepted_when_the_operator_allows_them(backend: Backend) {

@@ -1,6 +1,6 @@
 //! Admin endpoints that load companies and people, and run the pending-target sweep.
 
-use axum::extract::{Path, Request, State};
+use axum::extract::{Request, State};
 use axum::http::header;
 use axum::response::Response;
 
@@ -8,6 +8,7 @@ use crate::domain::company::{CompanyRecord, PersonRecord};
 use crate::domain::signal_type::SignalType;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
+use crate::http::extract::PathParams;
 use crate::http::state::AppState;
 use crate::ingest::fields::Record;
 use crate::ingest::records::parse_records;
@@ -73,7 +74,7 @@ pub fn kind_of_path(segment: &str) -> Option<SignalType> {
 /// `POST /admin/v1/signals/{kind}`: stores signals idempotently by id.
 pub async fn import_signals(
     State(state): State<AppState>,
-    Path(segment): Path<String>,
+    PathParams(segment): PathParams<String>,
     req: Request,
 ) -> Result<Response, ApiError> {
     let kind = kind_of_path(&segment).ok_or_else(|| {

@@ -5,13 +5,14 @@ pub mod imports;
 pub mod teams;
 
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::header;
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
+use super::auth::bearer_token;
 use super::error::ApiError;
+use super::extract::MAX_JSON_BODY;
 use super::state::AppState;
 
 /// Largest import body the admin API accepts.
@@ -32,18 +33,15 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/signals/{kind}", post(imports::import_signals))
         .route("/research/run", post(imports::run_research))
         .route_layer(from_fn_with_state(state.clone(), require_admin))
+        // For the JSON bodies of the team routes; imports read their body with their own limit.
+        .layer(DefaultBodyLimit::max(MAX_JSON_BODY))
 }
 
 async fn require_admin(State(state): State<AppState>, req: Request, next: Next) -> Response {
     let Some(expected) = state.config.admin_token.as_ref() else {
         return ApiError::not_found("Not found").into_response();
     };
-    let given = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+    let given = bearer_token(req.headers());
     if !given.is_some_and(|token| constant_time_eq(token.as_bytes(), expected.0.as_bytes())) {
         return ApiError::invalid_api_key("Invalid admin token").into_response();
     }

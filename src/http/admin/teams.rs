@@ -1,13 +1,13 @@
 //! Admin endpoints for teams, members and API keys.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::http::envelope::{created, ok};
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, parse_path_id};
+use crate::http::extract::{JsonBody, PathParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
 use crate::operator::{self, OperatorError, TeamRequest, check_changes};
 
@@ -80,7 +80,7 @@ pub async fn create_team(
 /// Reads a team.
 pub async fn get_team(
     State(state): State<AppState>,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
 ) -> Result<Response, ApiError> {
     let id = parse_path_id(&raw_id, "Team")?;
     let team = operator::get_team(&state.db, &id, state.config.rate_limit_per_minute).await?;
@@ -90,10 +90,11 @@ pub async fn get_team(
 /// Changes a team's credits, subscription status or rate limit.
 pub async fn update_team(
     State(state): State<AppState>,
-    Path(raw_id): Path<String>,
-    JsonBody(body): JsonBody<UpdateTeamBody>,
+    PathParams(raw_id): PathParams<String>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     let id = parse_path_id(&raw_id, "Team")?;
+    let body: UpdateTeamBody = body.parse()?;
     let changes = check_changes(
         body.credits,
         body.subscription_status,
@@ -107,10 +108,11 @@ pub async fn update_team(
 /// Adds a member to a team and returns their API key, once.
 pub async fn add_member(
     State(state): State<AppState>,
-    Path(raw_id): Path<String>,
-    JsonBody(body): JsonBody<MemberBody>,
+    PathParams(raw_id): PathParams<String>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     let id = parse_path_id(&raw_id, "Team")?;
+    let body: MemberBody = body.parse()?;
     let member = operator::add_member(&state.db, &id, &body.email).await?;
     Ok(created("admin.members.add", member))
 }

@@ -2,7 +2,6 @@
 //! multipart upload with the field `file`. The options `fileName`, `wait` and `timeout` come
 //! from the JSON body or the form fields, else from the query string.
 
-use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{StatusCode, header};
 use serde::Deserialize;
@@ -13,7 +12,9 @@ use utoipa::ToSchema;
 use super::errors::invalid_company_payload;
 use crate::enrichment::input::{OrderedObject, Upload};
 use crate::http::error::ApiError;
-use crate::http::extract::{QueryParams, describe_json_error, json_bytes};
+use crate::http::extract::{
+    QueryParams, declared_too_large, describe_json_error, json_bytes, read_body,
+};
 
 const MAX_FILE_NAME_CHARS: usize = 500;
 const MAX_TIMEOUT_SECONDS: u64 = 30;
@@ -77,11 +78,17 @@ struct RawOptions {
     timeout: Option<String>,
 }
 
-/// Reads and checks the whole request: the companies and the options.
+/// Reads and checks the whole request: the companies and the options. A body over the limit is
+/// 413 before anything else about the request is looked at.
 pub async fn read_request(
     req: Request,
     query: &QueryParams,
 ) -> Result<(Upload, JobOptions), ApiError> {
+    if declared_too_large(req.headers()) {
+        // Read up to the limit first, so a client still sending the body gets the answer.
+        let _ = read_body(req, &()).await;
+        return Err(ApiError::payload_too_large());
+    }
     query.allow_only(&["fileName", "wait", "timeout"])?;
     let mut raw = RawOptions {
         file_name: query.get("fileName").map(str::to_string),
@@ -96,7 +103,7 @@ pub async fn read_request(
         .map(|v| v.trim().to_ascii_lowercase())
         .unwrap_or_default();
     let (upload, default_name) = match mime.as_str() {
-        "text/csv" => (Upload::from_csv(&body_bytes(req).await?)?, None),
+        "text/csv" => (Upload::from_csv(&read_body(req, &()).await?)?, None),
         "multipart/form-data" => read_form(req, &mut raw).await?,
         json if json == "application/json"
             || (json.starts_with("application/") && json.ends_with("+json")) =>
@@ -107,7 +114,11 @@ pub async fn read_request(
                 Some("api-companies.json".into()),
             )
         }
-        _ => return Err(content_type_error()),
+        _ => {
+            // Read first: a body over the limit is 413 whatever it is declared as.
+            read_body(req, &()).await?;
+            return Err(content_type_error());
+        }
     };
     let default_name = default_name.unwrap_or_else(|| "api-companies.csv".to_string());
     Ok((upload, raw.check(default_name)?))
@@ -117,16 +128,6 @@ fn content_type_error() -> ApiError {
     ApiError::bad_request(
         "Content-Type must be application/json, text/csv or multipart/form-data (field `file`)",
     )
-}
-
-async fn body_bytes(req: Request) -> Result<Bytes, ApiError> {
-    Bytes::from_request(req, &()).await.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::payload_too_large()
-        } else {
-            ApiError::bad_request(format!("Could not read the request body: {rejection}"))
-        }
-    })
 }
 
 /// The JSON body: options checked for type here, companies read with their field order.

@@ -2,17 +2,17 @@
 //! their first-seen order, then `matched, company_id, company_name, company_domain, industry,
 //! country, employee_count`. A null is an empty cell. Free.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 
-use super::errors::in_csv_terms;
+use super::errors::{in_csv_terms, job_not_found};
 use super::read::owned_job;
 use super::results::{company_domain, row_companies};
 use crate::http::auth::Principal;
 use crate::http::error::ApiError;
-use crate::http::extract::QueryParams;
+use crate::http::extract::{PathParams, QueryParams};
 use crate::http::state::AppState;
 use crate::store::enrichment::lookup::begin_read;
 use crate::store::enrichment::processed_rows;
@@ -44,10 +44,11 @@ const RESULT_COLUMNS: [&str; 7] = [
 pub async fn results_csv(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    path: Result<PathParams<String>, ApiError>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[]).map_err(in_csv_terms)?;
+    let PathParams(raw_id) = path.map_err(|_| job_not_found())?;
     let job = owned_job(&state, &principal, &raw_id).await?;
     let columns: Vec<String> = serde_json::from_str(&job.columns).unwrap_or_default();
     let mut out = csv::Writer::from_writer(Vec::new());

@@ -2,7 +2,7 @@
 //! cursor. Free. Another team's job, an unknown id and a malformed id are all not found; a job
 //! past its 30 days is gone.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -13,7 +13,7 @@ use crate::enrichment::is_expired;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::QueryParams;
+use crate::http::extract::{PathParams, QueryParams};
 use crate::http::state::AppState;
 use crate::store::enrichment::{JobRow, find_job};
 
@@ -39,10 +39,11 @@ const MAX_LIMIT: i64 = 100;
 pub async fn get_job(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    path: Result<PathParams<String>, ApiError>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     let (from, limit) = page_of(&query).map_err(in_csv_terms)?;
+    let PathParams(raw_id) = path.map_err(|_| job_not_found())?;
     let job = owned_job(&state, &principal, &raw_id).await?;
     let view = job_view(&state.db, &job, from, limit).await?;
     Ok(ok("csv.enrichment.get", view))

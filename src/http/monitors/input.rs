@@ -66,18 +66,23 @@ fn present_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Er
     Value::deserialize(d).map(Some)
 }
 
-/// A monitor name: a string of 1-255 characters, surrounding whitespace removed.
+/// A monitor name, kept as sent: a string of 1-255 characters that is not only whitespace and
+/// holds no control characters (PostgreSQL cannot store NUL, and none belongs in a name shown in
+/// lists and e-mail subjects).
 pub fn parse_name(value: Value) -> Result<String, ApiError> {
     let message = "name must be a string of 1-255 characters";
     let Value::String(name) = value else {
         return Err(ApiError::bad_request(message));
     };
-    let name = name.trim();
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
+    if name.trim().is_empty() || name.chars().count() > MAX_NAME_CHARS {
         return Err(ApiError::bad_request(message));
     }
-    Ok(name.to_string())
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "name must not contain control characters",
+        ));
+    }
+    Ok(name)
 }
 
 /// `signal_types`: a non-empty array of known values, duplicates removed.

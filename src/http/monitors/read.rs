@@ -1,6 +1,6 @@
 //! `GET /monitors`, `GET /monitors/{id}` and `DELETE /monitors/{id}`.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde_json::json;
 
@@ -8,7 +8,7 @@ use super::views::{MonitorView, monitor_view, read_counts};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::monitors::{delete_monitor, find_monitor, find_monitor_tx, list_monitors};
 use crate::store::webhooks::retire_webhook;
@@ -57,7 +57,7 @@ pub async fn list_monitors_handler(
 pub async fn get_monitor_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
@@ -89,7 +89,7 @@ pub async fn get_monitor_handler(
 pub async fn delete_monitor_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;

@@ -1,7 +1,7 @@
 //! `PUT /monitors/{id}`: rename, change signal types, pause or resume, and replace or detach the
 //! webhook. A rejected URL is refused before anything changes, so the monitor keeps its endpoint.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 
 use super::input::{
@@ -11,18 +11,21 @@ use super::input::{
 use super::views::{monitor_view, read_counts};
 use super::webhook::{attach_new_webhook, ensure_webhook_capacity};
 use crate::domain::signal_type::SignalType;
-use crate::domain::webhook_url::WebhookUrl;
+use crate::domain::webhook_url::{WebhookUrl, parse_webhook_url};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::monitors::{MonitorRow, find_monitor, find_monitor_tx, update_monitor};
-use crate::store::webhooks::{retire_webhook, set_event_types};
+use crate::store::webhooks::{retire_webhook, set_endpoint_url, set_event_types};
 
 /// What the update does to the webhook.
 enum WebhookChange {
     Keep,
+    /// The same endpoint written another way: the subscription and its secret stay, and the URL
+    /// is shown as now sent.
+    Respell(WebhookUrl),
     Detach,
     Replace(WebhookUrl),
 }
@@ -41,35 +44,25 @@ enum WebhookChange {
 pub async fn update_monitor_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
-    JsonBody(body): JsonBody<UpdateMonitorBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Monitor")?;
     let team = principal.team_id.as_str();
+    // The monitor first: an unknown one is 404 whatever the body says.
+    let current = find_monitor(&state.db, team, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
+    let body: UpdateMonitorBody = body.parse()?;
     let name = body.name.map(parse_name).transpose()?;
     let types = body
         .signal_types
         .map(parse_signal_types_value)
         .transpose()?;
     let active = body.active.map(parse_active).transpose()?;
-    let current = find_monitor(&state.db, team, &id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
-    let change = match body.webhook_url.map(requested_url) {
-        None => WebhookChange::Keep,
-        Some(None) => WebhookChange::Detach,
-        Some(Some(url)) if current.webhook_url.as_deref() == Some(url.as_str()) => {
-            WebhookChange::Keep
-        }
-        Some(Some(url)) => match check_webhook_url(&state, &url).await? {
-            parsed if current.webhook_url.as_deref() == Some(parsed.as_str()) => {
-                WebhookChange::Keep
-            }
-            parsed => WebhookChange::Replace(parsed),
-        },
-    };
+    let change = webhook_change(&state, &current, body.webhook_url).await?;
 
     let mut tx = state.db.begin().await?;
     tx.lock_team(team).await?;
@@ -89,7 +82,7 @@ pub async fn update_monitor_handler(
     let current_types = stored_types(&monitor);
     let counted_after = monitor.active
         && match change {
-            WebhookChange::Keep => monitor.webhook_id.is_some(),
+            WebhookChange::Keep | WebhookChange::Respell(_) => monitor.webhook_id.is_some(),
             WebhookChange::Detach => false,
             WebhookChange::Replace(_) => true,
         };
@@ -121,6 +114,13 @@ async fn apply_webhook_change(
 ) -> Result<Option<String>, ApiError> {
     match change {
         WebhookChange::Keep => Ok(None),
+        WebhookChange::Respell(url) => {
+            if let Some(id) = &monitor.webhook_id {
+                set_endpoint_url(tx, id, url.as_str()).await?;
+                monitor.webhook_url = Some(url.into_string());
+            }
+            Ok(None)
+        }
         WebhookChange::Detach => {
             if let Some(old) = monitor.webhook_id.take() {
                 retire_webhook(tx, &old).await?;
@@ -136,6 +136,41 @@ async fn apply_webhook_change(
             Ok(Some(secret))
         }
     }
+}
+
+/// What a `webhook_url` sent (`None` when absent) does to the monitor's webhook. The URL is
+/// checked in full, DNS included, before anything changes.
+async fn webhook_change(
+    state: &AppState,
+    current: &MonitorRow,
+    sent: Option<Option<String>>,
+) -> Result<WebhookChange, ApiError> {
+    let change = match sent.map(requested_url) {
+        None => WebhookChange::Keep,
+        Some(None) => WebhookChange::Detach,
+        Some(Some(url)) if current.webhook_url.as_deref() == Some(url.trim()) => {
+            WebhookChange::Keep
+        }
+        Some(Some(url)) => {
+            let parsed = check_webhook_url(state, &url).await?;
+            if is_current_endpoint(current, &parsed) {
+                WebhookChange::Respell(parsed)
+            } else {
+                WebhookChange::Replace(parsed)
+            }
+        }
+    };
+    Ok(change)
+}
+
+/// True when `url` names the endpoint the monitor's webhook already posts to, however either
+/// was written.
+fn is_current_endpoint(monitor: &MonitorRow, url: &WebhookUrl) -> bool {
+    monitor
+        .webhook_url
+        .as_deref()
+        .and_then(|stored| parse_webhook_url(stored, true).ok())
+        .is_some_and(|stored| stored.same_endpoint(url))
 }
 
 fn stored_types(monitor: &MonitorRow) -> Vec<SignalType> {

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -16,7 +16,7 @@ use crate::domain::time::now_ms;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::companies::find_company_for_target;
 use crate::store::monitors::{find_monitor, find_monitor_tx};
@@ -67,9 +67,9 @@ pub struct AddTargetsResult {
 pub async fn add_targets(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
-    JsonBody(body): JsonBody<AddTargetsBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let monitor_id = parse_path_id(&raw_id, "Monitor")?;
@@ -77,6 +77,7 @@ pub async fn add_targets(
     find_monitor(&state.db, team, &monitor_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
+    let body: AddTargetsBody = body.parse()?;
     let entries = entries_array(body.targets, "targets")?;
     let sorted = sort_entries(&entries);
     if sorted.valid.is_empty() {

@@ -1,6 +1,6 @@
 //! `GET /monitors/{id}/targets`: one page of a monitor's targets, newest first.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -9,7 +9,7 @@ use super::views::TargetOut;
 use crate::http::auth::Principal;
 use crate::http::envelope::paginated;
 use crate::http::error::ApiError;
-use crate::http::extract::{QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::monitors::find_monitor;
 use crate::store::targets::{StatusFilter, list_targets};
@@ -44,7 +44,7 @@ pub struct TargetPagination {
 pub async fn list_targets_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     let monitor_id = parse_path_id(&raw_id, "Monitor")?;

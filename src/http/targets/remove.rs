@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -14,7 +14,7 @@ use crate::domain::target::parse_target;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::Tx;
 use crate::store::monitors::find_monitor_tx;
@@ -34,7 +34,7 @@ use crate::store::targets::{delete_targets, existing_ids, ids_by_value};
 pub async fn remove_target(
     State(state): State<AppState>,
     principal: Principal,
-    Path((raw_monitor, raw_target)): Path<(String, String)>,
+    PathParams((raw_monitor, raw_target)): PathParams<(String, String)>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
@@ -64,7 +64,9 @@ pub async fn remove_target(
 pub struct RemoveTargetsBody {
     #[schema(value_type = Option<Vec<String>>)]
     pub targets: Option<Value>,
-    #[serde(alias = "targetIds")]
+    /// Target ids; also read as `targetIds`, and as `ids`, the name the commercial service's
+    /// public monitors API gives it.
+    #[serde(alias = "targetIds", alias = "ids")]
     #[schema(value_type = Option<Vec<String>>)]
     pub target_ids: Option<Value>,
 }
@@ -93,12 +95,15 @@ pub struct RemoveTargetsResult {
 pub async fn remove_targets_bulk(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
-    JsonBody(body): JsonBody<RemoveTargetsBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let monitor_id = parse_path_id(&raw_id, "Monitor")?;
+    // The monitor first: an unknown one is 404 whatever the body says.
+    let mut tx = open_monitor(&state, &principal, &monitor_id).await?;
+    let body: RemoveTargetsBody = body.parse()?;
     let values = optional_list(body.targets, "targets")?;
     let ids = optional_list(body.target_ids, "target_ids")?;
     let total = values.len() + ids.len();
@@ -107,7 +112,6 @@ pub async fn remove_targets_bulk(
             "targets and target_ids must hold 1 to {MAX_ENTRIES} entries in all"
         )));
     }
-    let mut tx = open_monitor(&state, &principal, &monitor_id).await?;
     let mut not_found = Vec::new();
     let mut to_remove: Vec<String> = Vec::new();
     let normalized: Vec<Option<String>> = values

@@ -1,7 +1,7 @@
 //! `GET /webhooks/{id}/deliveries` (newest first, keyset cursor pages, `status` filter) and
 //! `GET /webhooks/{id}/deliveries/{deliveryId}` (one delivery with its attempts).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -13,7 +13,7 @@ use crate::domain::time::format_ms;
 use crate::http::auth::Principal;
 use crate::http::envelope::{ok, paginated};
 use crate::http::error::ApiError;
-use crate::http::extract::{QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::delivery_history::{
     AttemptRow, DeliveryKey, DeliveryQuery, DeliveryRow, find_delivery, list_attempts,
@@ -83,7 +83,7 @@ pub struct DeliveryPagination {
 pub async fn list_deliveries_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&["limit", "status", "cursor"])?;
@@ -143,7 +143,7 @@ pub async fn list_deliveries_handler(
 pub async fn get_delivery_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path((raw_id, raw_delivery_id)): Path<(String, String)>,
+    PathParams((raw_id, raw_delivery_id)): PathParams<(String, String)>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;

@@ -1,6 +1,6 @@
 //! `GET /webhooks`, `GET /webhooks/{id}` and `DELETE /webhooks/{id}`.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -10,7 +10,7 @@ use super::{VIA_API, find_active_webhook, owned_by_monitor, webhook_not_found};
 use crate::http::auth::Principal;
 use crate::http::envelope::{ok, paginated};
 use crate::http::error::ApiError;
-use crate::http::extract::{QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::webhooks::{find_webhook_tx, list_active_webhooks, soft_delete_webhook};
 
@@ -79,7 +79,7 @@ pub async fn list_webhooks(
 pub async fn get_webhook(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
@@ -103,7 +103,7 @@ pub async fn get_webhook(
 pub async fn delete_webhook(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;

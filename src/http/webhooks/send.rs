@@ -3,7 +3,7 @@
 //! handlers check ownership and state first and shape the answers.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,7 @@ use crate::domain::time::{DAY_MS, now_ms, parse_rfc3339_ms};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams};
+use crate::http::extract::{PathParams, QueryParams, RawJson};
 use crate::http::state::AppState;
 use crate::store::StoreError;
 use crate::store::credits::balance;
@@ -77,7 +77,7 @@ pub struct RetryFailedBody {
 pub async fn test_webhook(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
@@ -111,7 +111,7 @@ pub async fn test_webhook(
 pub async fn retry_delivery(
     State(state): State<AppState>,
     principal: Principal,
-    Path((raw_id, raw_delivery_id)): Path<(String, String)>,
+    PathParams((raw_id, raw_delivery_id)): PathParams<(String, String)>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
@@ -175,13 +175,14 @@ fn retry_data(sent: SentDelivery, retried_id: &str) -> RetrySent {
 pub async fn retry_failed(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
-    JsonBody(body): JsonBody<RetryFailedBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let team = principal.team_id.as_str();
     let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
+    let body: RetryFailedBody = body.parse()?;
     let now = now_ms();
     let since = parse_since(body.since, now)?;
     let mut tx = state.db.begin().await?;

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 
 use super::input::{
@@ -18,7 +18,7 @@ use crate::domain::webhook_url::WebhookUrl;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{JsonBody, QueryParams, parse_path_id};
+use crate::http::extract::{PathParams, QueryParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
 use crate::store::webhooks::{WebhookRow, find_webhook, find_webhook_tx, update_webhook};
 
@@ -47,13 +47,19 @@ struct Changes {
 pub async fn update_webhook_handler(
     State(state): State<AppState>,
     principal: Principal,
-    Path(raw_id): Path<String>,
+    PathParams(raw_id): PathParams<String>,
     query: QueryParams,
-    JsonBody(body): JsonBody<UpdateWebhookBody>,
+    body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Webhook")?;
     let team = principal.team_id.as_str();
+    // The webhook first: an unknown one is 404 whatever the body says. A soft-deleted webhook
+    // is still found here: this is how it is re-enabled.
+    let current = find_webhook(&state.db, team, &id)
+        .await?
+        .ok_or_else(webhook_not_found)?;
+    let body: UpdateWebhookBody = body.parse()?;
     let changes_more_than_the_secret = body.changes_more_than_the_secret();
     let event_types = body.event_types.map(parse_event_types).transpose()?;
     let filters = body.filters.map(parse_filters).transpose()?;
@@ -63,10 +69,6 @@ pub async fn update_webhook_handler(
         .map(|v| parse_flag(v, "rotate_secret"))
         .transpose()?
         .unwrap_or(false);
-    // A soft-deleted webhook is still found here: this is how it is re-enabled.
-    let current = find_webhook(&state.db, team, &id)
-        .await?
-        .ok_or_else(webhook_not_found)?;
     if let Some(monitor_id) = &current.monitor_id
         && changes_more_than_the_secret
     {
