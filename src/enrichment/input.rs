@@ -194,6 +194,18 @@ fn row(
             where_()
         )));
     }
+    let identifiers = [&ids.company_name, &ids.website_url, &ids.linkedin_url];
+    if identifiers
+        .iter()
+        .copied()
+        .flatten()
+        .any(|v| v.contains('\0'))
+    {
+        return Err(UploadError::Companies(format!(
+            "{} holds a NUL character in a company name, website or LinkedIn URL",
+            where_()
+        )));
+    }
     Ok(UploadRow { input, ids })
 }
 

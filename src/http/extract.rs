@@ -143,11 +143,20 @@ impl<S: Send + Sync> FromRequestParts<S> for QueryParams {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         let query = parts.uri.query().unwrap_or("");
-        Ok(QueryParams(
-            url::form_urlencoded::parse(query.as_bytes())
-                .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                .collect(),
-        ))
+        let params: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        // No stored text holds a NUL (PostgreSQL text cannot), so no value with one can match
+        // anything; refusing it keeps it away from the database.
+        if let Some((name, _)) = params
+            .iter()
+            .find(|(k, v)| k.contains('\0') || v.contains('\0'))
+        {
+            return Err(ApiError::bad_request(format!(
+                "Query parameter {name} contains a NUL character"
+            )));
+        }
+        Ok(QueryParams(params))
     }
 }
 

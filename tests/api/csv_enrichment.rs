@@ -17,6 +17,7 @@ each_backend!(
     a_multipart_upload_is_read_from_its_file_field,
     a_multipart_upload_without_a_file_field_is_refused,
     a_company_without_any_identifier_is_refused_and_costs_nothing,
+    a_nul_character_in_a_company_or_the_file_name_is_refused_and_costs_nothing,
     a_job_holds_one_to_a_thousand_companies,
     a_file_name_has_at_most_500_characters_and_a_default,
     the_timeout_is_an_integer_from_1_to_30,
@@ -211,6 +212,23 @@ async fn a_company_without_any_identifier_is_refused_and_costs_nothing(backend: 
     assert_error(&csv, 400, "invalid_company_payload");
     let no_column = submit_csv(&lists.app, &lists.team, "id,notes\n1,x\n", "").await;
     assert_error(&no_column, 400, "invalid_company_payload");
+    assert_eq!(lists.balance().await, before);
+}
+
+async fn a_nul_character_in_a_company_or_the_file_name_is_refused_and_costs_nothing(
+    backend: Backend,
+) {
+    let lists = Lists::with_companies(backend).await;
+    let before = lists.balance().await;
+    let bodies = [
+        json!({ "companies": [{ "company_name": "Ac\0me" }] }),
+        json!({ "companies": [{ "website_url": "acme.com\0" }] }),
+        json!({ "companies": [{ "company_name": "Acme" }], "fileName": "a\0b.json" }),
+    ];
+    for body in bodies {
+        let response = submit(&lists.app, &lists.team, body.clone()).await;
+        assert_error(&response, 400, "invalid_company_payload");
+    }
     assert_eq!(lists.balance().await, before);
 }
 

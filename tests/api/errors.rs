@@ -28,6 +28,7 @@ each_backend!(
     a_field_of_the_wrong_json_type_is_refused_with_400,
     an_unknown_body_field_is_refused_with_400_naming_it,
     an_unknown_query_parameter_is_refused_with_400_naming_it,
+    a_query_parameter_holding_a_nul_character_is_refused_with_400_naming_it,
     a_path_id_that_is_not_a_uuid_is_404_not_found,
     an_unknown_route_under_the_api_is_404_in_the_error_envelope,
     a_method_a_path_does_not_serve_is_answered_in_the_error_envelope,
@@ -615,6 +616,32 @@ async fn an_unknown_body_field_is_refused_with_400_naming_it(backend: Backend) {
         .await;
     assert_error(&remove, 400, "bad_request");
     assert!(remove.error().contains("values"), "{}", remove.error());
+}
+
+async fn a_query_parameter_holding_a_nul_character_is_refused_with_400_naming_it(backend: Backend) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+    let before = crate::lists_support::balance_of(&app, &team).await;
+
+    for path in [
+        "/api/v2/signals/hiring?company_name=a%00b",
+        "/api/v2/signals/funding?search=%00",
+        "/api/v2/companies?industry=Software%00",
+        "/api/v2/monitors?x%00=1",
+    ] {
+        let response = app.get(path, &team.key).await;
+        assert_error(&response, 400, "bad_request");
+        assert!(
+            response.error().contains("NUL"),
+            "{path}: {}",
+            response.error()
+        );
+    }
+    assert_eq!(
+        crate::lists_support::balance_of(&app, &team).await,
+        before,
+        "a 400 charges nothing"
+    );
 }
 
 async fn an_unknown_query_parameter_is_refused_with_400_naming_it(backend: Backend) {

@@ -204,7 +204,7 @@ fn bad_option(name: &str) -> ApiError {
     let expected = match name {
         "wait" => "a boolean",
         "timeout" => "an integer between 1 and 30",
-        _ => "a string of at most 500 characters",
+        _ => "a string of at most 500 characters, without NUL characters",
     };
     ApiError::bad_request(format!("{name} must be {expected}"))
 }
@@ -213,7 +213,7 @@ impl RawOptions {
     /// The options, defaults filled in: `wait=false`, `timeout=30`.
     fn check(self, default_name: String) -> Result<JobOptions, ApiError> {
         let file_name = match self.file_name {
-            Some(name) if name.chars().count() > MAX_FILE_NAME_CHARS => {
+            Some(name) if name.chars().count() > MAX_FILE_NAME_CHARS || name.contains('\0') => {
                 return Err(bad_option("fileName"));
             }
             Some(name) if !name.trim().is_empty() => name,
