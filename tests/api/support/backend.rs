@@ -10,10 +10,22 @@ pub enum Backend {
     Postgres(String),
 }
 
-/// A database that exists for one test.
+/// A database that exists for one test: a temporary directory's file, or a PostgreSQL database
+/// dropped again when the test is over.
 pub struct FreshDatabase {
     pub url: String,
     pub _dir: Option<TempDir>,
+    /// The server URL and name of the PostgreSQL database to drop.
+    postgres: Option<(String, String)>,
+}
+
+impl Drop for FreshDatabase {
+    fn drop(&mut self) {
+        if let Some((server, name)) = self.postgres.take() {
+            // A thread of its own: the test's runtime may be shutting down, or be single-threaded.
+            let _ = std::thread::spawn(move || drop_pg_database(&server, &name)).join();
+        }
+    }
 }
 
 impl Backend {
@@ -34,19 +46,23 @@ impl Backend {
                 FreshDatabase {
                     url,
                     _dir: Some(dir),
+                    postgres: None,
                 }
             }
-            Backend::Postgres(server) => FreshDatabase {
-                url: create_pg_database(server).await,
-                _dir: None,
-            },
+            Backend::Postgres(server) => {
+                let name = format!("sw_test_{}", uuid::Uuid::new_v4().simple());
+                FreshDatabase {
+                    url: create_pg_database(server, &name).await,
+                    _dir: None,
+                    postgres: Some((server.clone(), name)),
+                }
+            }
         }
     }
 }
 
-async fn create_pg_database(server: &str) -> String {
+async fn create_pg_database(server: &str, name: &str) -> String {
     use sqlx::Connection;
-    let name = format!("sw_test_{}", uuid::Uuid::new_v4().simple());
     let mut conn = sqlx::PgConnection::connect(server)
         .await
         .expect("connect to SIGNALWATCH_TEST_POSTGRES_URL");
@@ -58,4 +74,25 @@ async fn create_pg_database(server: &str) -> String {
     let mut url = url::Url::parse(server).expect("postgres URL");
     url.set_path(&format!("/{name}"));
     url.to_string()
+}
+
+/// Drops a test's database, closing the connections the stopped service left open. Best effort:
+/// a database left behind takes only disk space.
+fn drop_pg_database(server: &str, name: &str) {
+    use sqlx::Connection;
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return;
+    };
+    runtime.block_on(async {
+        if let Ok(mut conn) = sqlx::PgConnection::connect(server).await {
+            let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+            let _ = sqlx::query(sqlx::AssertSqlSafe(sql))
+                .execute(&mut conn)
+                .await;
+            let _ = conn.close().await;
+        }
+    });
 }
