@@ -109,25 +109,7 @@ async fn a_path_that_names_nothing_is_404_whatever_the_body(backend: Backend) {
         (unknown.as_str(), unknown.as_str(), "an unknown id"),
         (theirs.as_str(), their_webhook.as_str(), "another team's id"),
     ] {
-        for (method, path, invalid) in routes_with_a_body(monitor, webhook) {
-            for (content_type, body) in bad_bodies(invalid) {
-                let response = send_raw(
-                    &app,
-                    method.clone(),
-                    &path,
-                    &team.key,
-                    content_type,
-                    body.clone(),
-                )
-                .await;
-                assert_eq!(
-                    response.status, 404,
-                    "{what}: {method} {path} with {content_type:?} {body:?}: {:?}",
-                    response.body
-                );
-                assert_error(&response, 404, "not_found");
-            }
-        }
+        every_bad_body_answers(&app, &team.key, (monitor, webhook), 404, "not_found", what).await;
     }
 
     // The admin API reads a team id before the body too.
@@ -160,25 +142,8 @@ async fn a_bad_body_for_a_monitor_or_webhook_that_exists_is_still_400(backend: B
     let monitor = app.create_monitor(&team, "Mine").await;
     let webhook = a_webhook(&app, &team).await;
 
-    for (method, path, invalid) in routes_with_a_body(&monitor, &webhook) {
-        for (content_type, body) in bad_bodies(invalid) {
-            let response = send_raw(
-                &app,
-                method.clone(),
-                &path,
-                &team.key,
-                content_type,
-                body.clone(),
-            )
-            .await;
-            assert_eq!(
-                response.status, 400,
-                "{method} {path} with {content_type:?} {body:?}: {:?}",
-                response.body
-            );
-            assert_error(&response, 400, "bad_request");
-        }
-    }
+    let ids = (monitor.as_str(), webhook.as_str());
+    every_bad_body_answers(&app, &team.key, ids, 400, "bad_request", "existing ids").await;
     let kept = app
         .get(&format!("/api/v2/monitors/{monitor}"), &team.key)
         .await;
@@ -368,4 +333,28 @@ async fn post_chunked(
         .and_then(|(_, body)| serde_json::from_str(body).ok())
         .unwrap_or(Value::Null);
     (status, body)
+}
+
+/// Sends every bad body to every route with a body of the monitor and webhook `ids`, and checks
+/// each answer is `status` with error `code`.
+async fn every_bad_body_answers(
+    app: &TestApp,
+    key: &str,
+    (monitor, webhook): (&str, &str),
+    status: u16,
+    code: &str,
+    what: &str,
+) {
+    for (method, path, invalid) in routes_with_a_body(monitor, webhook) {
+        for (content_type, body) in bad_bodies(invalid) {
+            let response =
+                send_raw(app, method.clone(), &path, key, content_type, body.clone()).await;
+            assert_eq!(
+                response.status, status,
+                "{what}: {method} {path} with {content_type:?} {body:?}: {:?}",
+                response.body
+            );
+            assert_error(&response, status, code);
+        }
+    }
 }
