@@ -30,6 +30,7 @@ pub mod search;
 pub mod signal_lists;
 pub mod signal_query;
 pub mod signals;
+mod statistics;
 pub mod stats;
 pub mod targets;
 pub mod teams;
@@ -128,7 +129,10 @@ impl Db {
     /// several processes may start at once.
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match self {
-            Db::Sqlite(pool) => sqlx::migrate!("migrations/sqlite").run(pool).await?,
+            Db::Sqlite(pool) => {
+                sqlx::migrate!("migrations/sqlite").run(pool).await?;
+                statistics::forget_search_index_samples(pool).await?;
+            }
             Db::Postgres(pool) => sqlx::migrate!("migrations/postgres").run(pool).await?,
         }
         Ok(())
@@ -141,15 +145,6 @@ impl Db {
             Db::Sqlite(pool) => Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
             Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
         })
-    }
-
-    /// Refreshes the query planner's statistics, after a bulk load.
-    pub async fn analyze(&self) -> Result<(), StoreError> {
-        on_db!(self, |pool| sqlx::query("ANALYZE")
-            .execute(pool)
-            .await
-            .map(|_| ()))?;
-        Ok(())
     }
 
     /// True when a trivial query answers.

@@ -655,3 +655,31 @@ async fn person_posts_imported_as_an_array_are_shown_as_a_json_encoded_string(ba
         json!([{ "url": "https://news.example/gavin", "sourceType": null }])
     );
 }
+
+/// `ANALYZE` after an import samples the tables for the planner, but the samples of the
+/// full-text indexes' term tables are dropped: with them SQLite would prepare FTS5's term
+/// look-up again at every search.
+#[tokio::test]
+async fn an_import_leaves_no_samples_of_the_full_text_term_tables_on_sqlite() {
+    use sqlx::Connection;
+    let lists = Lists::empty(Backend::Sqlite).await;
+    let dir = tempfile::tempdir().expect("temp dir");
+    write_import_dir(dir.path());
+
+    import_command(&lists.app.database_url, dir.path()).await;
+
+    let mut conn = sqlx::SqliteConnection::connect(&lists.app.database_url)
+        .await
+        .expect("connect");
+    let (sampled, term_tables): (i64, i64) = sqlx::query_as(
+        "SELECT count(*), count(*) FILTER (WHERE tbl LIKE '%\\_idx' ESCAPE '\\') FROM sqlite_stat4",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .expect("the import analyzed the database");
+    assert!(sampled > 0, "the tables are sampled");
+    assert_eq!(term_tables, 0, "no samples of the term tables");
+    let found = lists.get(COMPANIES, &[("search", "acme")]).await;
+    assert_eq!(found.status, 200, "{:?}", found.body);
+    assert!(found.body["pagination"]["totalCount"].as_i64() > Some(0));
+}
