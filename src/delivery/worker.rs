@@ -2,11 +2,14 @@
 //! any transaction, and records outcomes in batches. Each webhook has at most
 //! [`PER_ENDPOINT`] requests open, so a hanging endpoint only slows itself; a webhook's slot is
 //! free again as soon as its answer is in (the lease keeps the row ours until the outcome is
-//! recorded), so recording in batches does not hold its endpoints back.
+//! recorded).
+//!
+//! One task, the ledger, does all of the worker's database writes one after another: record
+//! what came back, then claim what there is room for. Its claims and records never wait for each
+//! other's write lock, and the slot counts need no lock of their own.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
@@ -26,7 +29,8 @@ pub const PER_ENDPOINT: usize = 16;
 /// Most claimed deliveries per process whose outcome is not recorded yet.
 pub const IN_FLIGHT: usize = 1024;
 
-/// Longest wait between claims when nothing wakes the worker (other processes' ingests).
+/// Longest wait between claims when nothing wakes the worker (other processes' ingests, retries
+/// coming due).
 const POLL: Duration = Duration::from_millis(200);
 /// After a claim round that found nothing to send, the worker rests this many times the
 /// round's own duration (at most a fifth of its time goes to fruitless rounds).
@@ -35,53 +39,36 @@ const FRUITLESS_REST: u32 = 4;
 /// Outcomes recorded per transaction, at most.
 const RECORD_BATCH: usize = 512;
 
-/// What the worker has under way: open requests per webhook, and claimed deliveries whose
-/// outcome is not recorded yet.
-#[derive(Default)]
-struct Underway {
-    per_webhook: Mutex<HashMap<String, usize>>,
-    unrecorded: AtomicUsize,
-}
+/// An attempt's outcome, with the webhook whose slot it frees.
+type Outcome = (String, AttemptRecord);
 
-type InFlight = Arc<Underway>;
-
-fn lock(in_flight: &InFlight) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
-    in_flight
-        .per_webhook
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-}
-
-/// The request to `webhook_id` is over: frees its slot; wakes the claimer when the webhook
-/// had none left.
-fn answered(dispatcher: &Dispatcher, in_flight: &InFlight, webhook_id: &str) {
-    let mut map = lock(in_flight);
-    if let Some(n) = map.get_mut(webhook_id) {
-        let was_full = *n >= PER_ENDPOINT;
-        *n -= 1;
-        if *n == 0 {
-            map.remove(webhook_id);
-        }
-        if was_full {
-            dispatcher.wake_local();
-        }
-    }
+/// The worker's state, owned by its one task.
+struct Ledger {
+    dispatcher: Arc<Dispatcher>,
+    /// Requests open per webhook.
+    open: HashMap<String, usize>,
+    /// Claimed deliveries whose outcome is not recorded yet.
+    unrecorded: usize,
+    sender: mpsc::Sender<Outcome>,
+    outcomes: mpsc::Receiver<Outcome>,
+    /// Outcomes in, not recorded yet.
+    answered: Vec<AttemptRecord>,
 }
 
 /// Runs until `shutdown`; attempts in flight then finish and are recorded (within the lease
 /// time) and any lease still held is released before it returns.
 pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationToken) {
-    let in_flight: InFlight = Arc::default();
-    let (sender, receiver) = mpsc::channel::<AttemptRecord>(IN_FLIGHT);
-    let recorder = tokio::spawn(record_loop(dispatcher.clone(), receiver, in_flight.clone()));
     tokio::spawn(hear_announcements(dispatcher.clone(), shutdown.clone()));
+    let mut ledger = Ledger::new(dispatcher.clone());
     let mut last_expiry = 0;
     let mut last_renewal = now_ms();
+    // Something may be claimable: at start, after a wake-up or poll, when a slot frees.
+    let mut claimable = true;
     while !shutdown.is_cancelled() {
         let now = now_ms();
         if now - last_renewal > dispatcher.lease_ms() / 3 {
             last_renewal = now;
-            renew_leases(&dispatcher, &in_flight, now).await;
+            ledger.renew_leases(now).await;
         }
         if now - last_expiry > 60_000 {
             last_expiry = now;
@@ -89,54 +76,178 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
                 tracing::error!(error = %err, "expiring held deliveries failed");
             }
         }
-        let round = Instant::now();
-        let claimed = match claim_round(&dispatcher, &in_flight, &sender).await {
+        claimable |= ledger.take_answers();
+        ledger.record().await;
+        if claimable {
+            claimable = false;
+            let round = Instant::now();
+            if ledger.claim_round().await == 0 {
+                // A round that finds nothing may still have read due rows it cannot send.
+                // Rest in proportion before the next, so a stream of wake-ups cannot keep one
+                // core busy; a wake-up during the rest is kept and answered after it.
+                let rest = round.elapsed() * FRUITLESS_REST;
+                if rest > Duration::from_millis(1) {
+                    tokio::select! {
+                        _ = shutdown.cancelled() => break,
+                        _ = tokio::time::sleep(rest) => {}
+                    }
+                }
+            }
+            continue;
+        }
+        tokio::select! {
+            _ = shutdown.cancelled() => break,
+            _ = dispatcher.woken(POLL) => claimable = true,
+            Some((webhook_id, record)) = ledger.outcomes.recv() => {
+                ledger.answer(&webhook_id, record);
+                claimable = true;
+            }
+        }
+    }
+    ledger.finish().await;
+}
+
+impl Ledger {
+    fn new(dispatcher: Arc<Dispatcher>) -> Ledger {
+        let (sender, outcomes) = mpsc::channel(IN_FLIGHT);
+        Ledger {
+            dispatcher,
+            open: HashMap::new(),
+            unrecorded: 0,
+            sender,
+            outcomes,
+            answered: Vec::new(),
+        }
+    }
+
+    /// Takes in the outcomes that came back meanwhile; true when any did.
+    fn take_answers(&mut self) -> bool {
+        let mut any = false;
+        while self.answered.len() < RECORD_BATCH {
+            let Ok((webhook_id, record)) = self.outcomes.try_recv() else {
+                break;
+            };
+            self.answer(&webhook_id, record);
+            any = true;
+        }
+        any
+    }
+
+    /// The request to `webhook_id` is over: frees its slot; the outcome waits to be recorded.
+    fn answer(&mut self, webhook_id: &str, record: AttemptRecord) {
+        if let Some(n) = self.open.get_mut(webhook_id) {
+            *n -= 1;
+            if *n == 0 {
+                self.open.remove(webhook_id);
+            }
+        }
+        self.answered.push(record);
+    }
+
+    /// Records the outcomes taken in, in one transaction, retrying until it works.
+    async fn record(&mut self) {
+        if self.answered.is_empty() {
+            return;
+        }
+        let mut delay = Duration::from_millis(50);
+        while let Err(err) = record_attempts(self.dispatcher.db(), &self.answered).await {
+            // The lease keeps the rows ours for a while; keep trying rather than lose outcomes.
+            tracing::error!(error = %err, "recording delivery attempts failed; retrying");
+            tokio::time::sleep(delay).await;
+            delay = (delay * 2).min(Duration::from_secs(2));
+        }
+        self.unrecorded -= self.answered.len();
+        self.answered.clear();
+    }
+
+    /// Claims what there is room for and starts sending it; returns how many started.
+    async fn claim_round(&mut self) -> usize {
+        match self.try_claim().await {
             Ok(n) => n,
             Err(err) => {
                 tracing::error!(error = %err, "claiming deliveries failed");
                 0
             }
-        };
-        if claimed == 0 {
-            // A round that finds nothing may still have read many due rows it cannot send
-            // (held for want of credits, paused monitors). Rest in proportion before the next,
-            // so a stream of wake-ups cannot keep one core busy re-reading them; a wake-up
-            // during the rest is kept and answered after it.
-            let rest = round.elapsed() * FRUITLESS_REST;
-            if rest > Duration::from_millis(1) {
-                tokio::select! {
-                    _ = shutdown.cancelled() => break,
-                    _ = tokio::time::sleep(rest) => {}
-                }
-            }
-            tokio::select! {
-                _ = shutdown.cancelled() => break,
-                _ = dispatcher.woken(POLL) => {}
-            }
         }
     }
-    drop(sender);
-    // Attempts in flight end within the webhook timeout; give them that long to be recorded.
-    let drain = Duration::from_millis(dispatcher.lease_ms() as u64);
-    if tokio::time::timeout(drain, recorder).await.is_err() {
-        tracing::warn!("delivery attempts still in flight at shutdown; their leases are released");
-    }
-    match release_all(dispatcher.db(), dispatcher.owner()).await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!(released = n, "delivery leases released at shutdown"),
-        Err(err) => tracing::error!(error = %err, "releasing delivery leases failed"),
-    }
-}
 
-/// Extends the leases of this process's attempts still under way, so an attempt longer than a
-/// lease keeps its delivery (a dead process renews nothing, and its leases run out).
-async fn renew_leases(dispatcher: &Dispatcher, in_flight: &InFlight, now: i64) {
-    if in_flight.unrecorded.load(Ordering::Acquire) == 0 {
-        return;
+    async fn try_claim(&mut self) -> Result<usize, crate::store::StoreError> {
+        let room = IN_FLIGHT.saturating_sub(self.unrecorded);
+        if room == 0 {
+            return Ok(0);
+        }
+        let dispatcher = &self.dispatcher;
+        let claim = Claim {
+            owner: dispatcher.owner(),
+            now: now_ms(),
+            lease_ms: dispatcher.lease_ms(),
+            limit: room.min(256) as i64,
+            per_webhook: PER_ENDPOINT as i64,
+            busy: &self.open,
+        };
+        let claimed = claim_due(dispatcher.db(), &claim).await?;
+        let mut extra = Vec::new();
+        let mut started = 0;
+        for delivery in claimed {
+            let n = self.open.entry(delivery.webhook_id.clone()).or_default();
+            if *n >= PER_ENDPOINT {
+                extra.push(delivery.id.clone());
+                continue;
+            }
+            *n += 1;
+            started += 1;
+            self.unrecorded += 1;
+            let (dispatcher, sender) = (self.dispatcher.clone(), self.sender.clone());
+            tokio::spawn(async move {
+                let record = dispatcher.attempt(&delivery).await;
+                let _ = sender.send((delivery.webhook_id, record)).await;
+            });
+        }
+        if !extra.is_empty() {
+            let ids: Vec<&str> = extra.iter().map(String::as_str).collect();
+            release(self.dispatcher.db(), &ids, self.dispatcher.owner()).await?;
+        }
+        Ok(started)
     }
-    let until = now + dispatcher.lease_ms();
-    if let Err(err) = extend_leases(dispatcher.db(), dispatcher.owner(), now, until).await {
-        tracing::error!(error = %err, "renewing delivery leases failed");
+
+    /// Shutting down: records the attempts still in flight as they end (they end within the
+    /// webhook timeout, the lease time at most), then gives back any lease still held.
+    async fn finish(mut self) {
+        let until =
+            tokio::time::Instant::now() + Duration::from_millis(self.dispatcher.lease_ms() as u64);
+        while self.unrecorded > self.answered.len() {
+            match tokio::time::timeout_at(until, self.outcomes.recv()).await {
+                Ok(Some((webhook_id, record))) => self.answer(&webhook_id, record),
+                _ => {
+                    tracing::warn!(
+                        "delivery attempts still in flight at shutdown; their leases are released"
+                    );
+                    break;
+                }
+            }
+            self.take_answers();
+            self.record().await;
+        }
+        self.record().await;
+        let (db, owner) = (self.dispatcher.db(), self.dispatcher.owner());
+        match release_all(db, owner).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(released = n, "delivery leases released at shutdown"),
+            Err(err) => tracing::error!(error = %err, "releasing delivery leases failed"),
+        }
+    }
+
+    /// Extends the leases of this process's attempts still under way, so an attempt longer than
+    /// a lease keeps its delivery (a dead process renews nothing, and its leases run out).
+    async fn renew_leases(&self, now: i64) {
+        if self.unrecorded == 0 {
+            return;
+        }
+        let until = now + self.dispatcher.lease_ms();
+        let (db, owner) = (self.dispatcher.db(), self.dispatcher.owner());
+        if let Err(err) = extend_leases(db, owner, now, until).await {
+            tracing::error!(error = %err, "renewing delivery leases failed");
+        }
     }
 }
 
@@ -161,81 +272,5 @@ async fn hear_announcements(dispatcher: Arc<Dispatcher>, shutdown: CancellationT
                 }
             },
         }
-    }
-}
-
-/// Claims what there is room for and starts sending it; returns how many started.
-async fn claim_round(
-    dispatcher: &Arc<Dispatcher>,
-    in_flight: &InFlight,
-    sender: &mpsc::Sender<AttemptRecord>,
-) -> Result<usize, crate::store::StoreError> {
-    let room = IN_FLIGHT.saturating_sub(in_flight.unrecorded.load(Ordering::Acquire));
-    let full: Vec<String> = lock(in_flight)
-        .iter()
-        .filter(|(_, n)| **n >= PER_ENDPOINT)
-        .map(|(id, _)| id.clone())
-        .collect();
-    if room == 0 {
-        return Ok(0);
-    }
-    let claim = Claim {
-        owner: dispatcher.owner(),
-        now: now_ms(),
-        lease_ms: dispatcher.lease_ms(),
-        limit: room.min(256) as i64,
-        per_webhook: PER_ENDPOINT as i64,
-        exclude: &full,
-    };
-    let claimed = claim_due(dispatcher.db(), &claim).await?;
-    let mut extra = Vec::new();
-    let mut started = 0;
-    for delivery in claimed {
-        {
-            let mut map = lock(in_flight);
-            let n = map.entry(delivery.webhook_id.clone()).or_default();
-            if *n >= PER_ENDPOINT {
-                extra.push(delivery.id.clone());
-                continue;
-            }
-            *n += 1;
-        }
-        started += 1;
-        in_flight.unrecorded.fetch_add(1, Ordering::AcqRel);
-        let (dispatcher, sender, in_flight) =
-            (dispatcher.clone(), sender.clone(), in_flight.clone());
-        tokio::spawn(async move {
-            let record = dispatcher.attempt(&delivery).await;
-            answered(&dispatcher, &in_flight, &delivery.webhook_id);
-            let _ = sender.send(record).await;
-        });
-    }
-    if !extra.is_empty() {
-        let ids: Vec<&str> = extra.iter().map(String::as_str).collect();
-        release(dispatcher.db(), &ids, dispatcher.owner()).await?;
-    }
-    Ok(started)
-}
-
-/// Records outcomes as they come, many per transaction, then makes room for more claims.
-async fn record_loop(
-    dispatcher: Arc<Dispatcher>,
-    mut receiver: mpsc::Receiver<AttemptRecord>,
-    in_flight: InFlight,
-) {
-    let mut batch = Vec::with_capacity(RECORD_BATCH);
-    while receiver.recv_many(&mut batch, RECORD_BATCH).await > 0 {
-        let mut delay = Duration::from_millis(50);
-        while let Err(err) = record_attempts(dispatcher.db(), &batch).await {
-            // The lease keeps the rows ours for a while; keep trying rather than lose outcomes.
-            tracing::error!(error = %err, "recording delivery attempts failed; retrying");
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(Duration::from_secs(2));
-        }
-        in_flight
-            .unrecorded
-            .fetch_sub(batch.len(), Ordering::AcqRel);
-        batch.clear();
-        dispatcher.wake_local();
     }
 }

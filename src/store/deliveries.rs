@@ -4,13 +4,15 @@
 //! A claim is one short statement; the HTTP request happens outside any transaction; the outcome
 //! is recorded by a second short transaction that only applies while the lease is still ours.
 
+use std::collections::HashMap;
+
 use sqlx::FromRow;
 
+mod claim_sqlite;
 mod records;
 
 pub use records::{AttemptRecord, record_attempts};
 
-use super::bulk::Val;
 use super::outbox::{NewDelivery, insert_deliveries};
 use super::{Db, StoreError, Tx, new_id, placeholders};
 use crate::{on_db, on_tx};
@@ -50,23 +52,35 @@ pub struct Claim<'a> {
     pub now: i64,
     pub lease_ms: i64,
     pub limit: i64,
-    /// Most deliveries of one webhook in this claim.
+    /// Most requests open per webhook.
     pub per_webhook: i64,
+    /// Requests open now, per webhook (a webhook at `per_webhook` gets nothing).
+    pub busy: &'a HashMap<String, usize>,
+}
+
+impl Claim<'_> {
     /// Webhooks with no room for more work right now.
-    pub exclude: &'a [String],
+    fn full(&self) -> Vec<&str> {
+        self.busy
+            .iter()
+            .filter(|(_, n)| **n as i64 >= self.per_webhook)
+            .map(|(id, _)| id.as_str())
+            .collect()
+    }
 }
 
 /// Leases up to `limit` due deliveries that may go out now: pending, due, not leased, webhook
 /// active, and either free or of a live team with credits whose monitor (if any) is active.
 pub async fn claim_due(db: &Db, claim: &Claim<'_>) -> Result<Vec<ClaimedDelivery>, StoreError> {
     if matches!(db, Db::Sqlite(_)) {
-        return claim_due_sqlite(db, claim).await;
+        return claim_sqlite::claim_due_sqlite(db, claim).await;
     }
+    let full = claim.full();
     let sql = format!(
         "{} UPDATE deliveries SET lease_until = $2, lease_owner = $3, updated_at = $1 \
          WHERE id IN (SELECT id FROM ranked WHERE rank <= $5 ORDER BY next_attempt_at LIMIT $6) \
          RETURNING id",
-        due_sql(claim, " FOR UPDATE OF d SKIP LOCKED")
+        due_sql(full.len(), " FOR UPDATE OF d SKIP LOCKED")
     );
     let mut tx = db.begin().await?;
     let ids: Vec<String> = on_tx!(&mut tx, |conn| {
@@ -77,8 +91,8 @@ pub async fn claim_due(db: &Db, claim: &Claim<'_>) -> Result<Vec<ClaimedDelivery
             .bind(claim.limit * 4)
             .bind(claim.per_webhook)
             .bind(claim.limit);
-        for id in claim.exclude {
-            q = q.bind(id);
+        for id in &full {
+            q = q.bind(*id);
         }
         q.fetch_all(conn).await
     })?;
@@ -88,15 +102,12 @@ pub async fn claim_due(db: &Db, claim: &Claim<'_>) -> Result<Vec<ClaimedDelivery
 }
 
 /// The due deliveries a claim may take, ranked per webhook (parameters: $1 now, $4 how many
-/// to consider, $7… webhooks to leave out).
-fn due_sql(claim: &Claim<'_>, lock: &str) -> String {
-    let exclude = if claim.exclude.is_empty() {
+/// to consider, $7… the `full` webhooks to leave out).
+fn due_sql(full: usize, lock: &str) -> String {
+    let exclude = if full == 0 {
         String::new()
     } else {
-        format!(
-            " AND d.webhook_id NOT IN ({})",
-            placeholders(7, claim.exclude.len())
-        )
+        format!(" AND d.webhook_id NOT IN ({})", placeholders(7, full))
     };
     format!(
         "WITH candidates AS (SELECT d.id, d.webhook_id, d.next_attempt_at FROM deliveries d \
@@ -110,54 +121,6 @@ fn due_sql(claim: &Claim<'_>, lock: &str) -> String {
          ranked AS (SELECT id, next_attempt_at, ROW_NUMBER() OVER \
          (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS rank FROM candidates)"
     )
-}
-
-/// SQLite has one writer at a time: the search for due work reads outside the write lock (and
-/// takes no lock at all when nothing is due); the write lock covers only leasing the rows found,
-/// each again only while it is still pending and unleased.
-async fn claim_due_sqlite(db: &Db, claim: &Claim<'_>) -> Result<Vec<ClaimedDelivery>, StoreError> {
-    let sql = format!(
-        "{} SELECT id FROM ranked WHERE rank <= $5 \
-         ORDER BY next_attempt_at LIMIT $6",
-        due_sql(claim, "")
-    );
-    let found: Vec<String> = on_db!(db, |pool| {
-        let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql))
-            .bind(claim.now)
-            .bind(claim.now + claim.lease_ms)
-            .bind(claim.owner)
-            .bind(claim.limit * 4)
-            .bind(claim.per_webhook)
-            .bind(claim.limit);
-        for id in claim.exclude {
-            q = q.bind(id);
-        }
-        q.fetch_all(pool).await
-    })?;
-    if found.is_empty() {
-        return Ok(Vec::new());
-    }
-    let ids: Vec<&str> = found.iter().map(String::as_str).collect();
-    let until = claim.now + claim.lease_ms;
-    let mut tx = db.begin().await?;
-    super::bulk::execute_in(
-        &mut tx,
-        "UPDATE deliveries SET lease_until = ?, lease_owner = ?, updated_at = ? \
-         WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < ?) AND id {in}",
-        &[
-            Val::Int(Some(until)),
-            Val::text(claim.owner),
-            Val::Int(Some(claim.now)),
-            Val::Int(Some(claim.now)),
-        ],
-        &ids,
-    )
-    .await?;
-    let sql = format!("{CLAIMED} WHERE d.lease_owner = ? AND d.lease_until = ? AND d.id {{in}}");
-    let fixed = [Val::text(claim.owner), Val::Int(Some(until))];
-    let claimed = super::bulk::select_in(&mut tx, &sql, &fixed, &ids).await?;
-    tx.commit().await?;
-    Ok(claimed)
 }
 
 async fn claimed_rows(tx: &mut Tx, ids: &[String]) -> Result<Vec<ClaimedDelivery>, StoreError> {
