@@ -18,7 +18,6 @@ use crate::ingest::files::{import_file, plan};
 use crate::ingest::signals::ingest_signals;
 use crate::operator::{self, TeamRequest};
 use crate::store::Db;
-use crate::store::versions::mark_data_changed;
 
 /// Seconds between two live demo signals.
 const FEED_PERIOD: Duration = Duration::from_secs(15);
@@ -50,7 +49,6 @@ pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
     for (path, kind) in plan(dir.path())? {
         import_file(db, &path, kind, |_| {}).await?;
     }
-    mark_data_changed(db).await?;
     let team = operator::create_team(
         db,
         TeamRequest {
@@ -90,7 +88,6 @@ pub async fn live_feed(db: Db, shutdown: CancellationToken) {
         if let Err(err) = ingest_signals(&db, kind, records).await {
             tracing::warn!(error = %err, "demo signal not stored");
         }
-        let _ = mark_data_changed(&db).await;
     }
 }
 

@@ -10,7 +10,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::config::DatabaseArgs;
 use crate::ingest::files::{import_file, plan};
 use crate::store::Db;
-use crate::store::versions::mark_data_changed;
 
 /// Options of `import`.
 #[derive(Debug, Args)]
@@ -38,9 +37,7 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<()> {
             .progress_chars("=> "),
         );
         let file_started = Instant::now();
-        let report = import_file(&db, &path, kind, |read| bar.set_position(read)).await;
-        mark_data_changed(&db).await?;
-        let report = report?;
+        let report = import_file(&db, &path, kind, |read| bar.set_position(read)).await?;
         bar.finish_and_clear();
         let secs = file_started.elapsed().as_secs_f64().max(0.001);
         println!(

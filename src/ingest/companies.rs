@@ -11,6 +11,7 @@ use crate::domain::company::CompanyRecord;
 use crate::domain::time::now_ms;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_targets::StoredCompany;
+use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError, new_id};
 
 /// Company records with their derived keys, ready to store.
@@ -88,6 +89,7 @@ pub async fn store_companies(
         })
         .collect();
     write_companies(&mut tx, &new, &stored, &order, now).await?;
+    bump_data_version(&mut tx).await?;
     tx.commit().await?;
     report.ids = order.iter().map(|c| c.id.to_string()).collect();
     report.upserted = report.ids.len();

@@ -21,7 +21,6 @@ use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
 use crate::research::follow_latest_job_changes;
 use crate::store::outbox::writer_turn;
-use crate::store::versions::mark_data_changed;
 use crate::store::{Db, StoreError};
 
 /// Records a group holds at most (a request larger than this forms a group of its own).
@@ -151,7 +150,6 @@ async fn write_group(db: &Db, jobs: Vec<Job>) {
         // The ingest moves profile targets in the order of the batch; a backfilled (older)
         // change must not move anyone back, so each person is set to their latest change.
         follow_latest_job_changes(db, &movers).await?;
-        mark_data_changed(db).await?;
         Ok::<_, StoreError>(report)
     }
     .await;

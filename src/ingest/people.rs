@@ -13,6 +13,7 @@ use crate::domain::target::{
 use crate::domain::time::now_ms;
 use crate::store::bulk_people::{PersonRow, upsert_people};
 use crate::store::bulk_targets::follow_people;
+use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError};
 
 const BAD_PROFILE: &str = "linkedinUrl must be a LinkedIn member profile URL";
@@ -93,6 +94,7 @@ pub async fn store_people(
         .map(|r| (r.linkedin_key.as_str(), r.company_id.as_str()))
         .collect();
     follow_people(&mut tx, &moves, now).await?;
+    bump_data_version(&mut tx).await?;
     tx.commit().await?;
     session.remember_companies(plan.rows.iter().map(|r| r.company_id.as_str()));
     let ids: Vec<String> = plan

@@ -25,6 +25,7 @@ use crate::domain::time::now_ms;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_targets::follow_people;
 use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
+use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError, Tx, new_id};
 
 /// What a signal ingest call stored and refused.
@@ -122,6 +123,9 @@ pub async fn store_signals(
     let order: Vec<_> = created.iter().map(stored_company).collect();
     write_companies(&mut tx, &created, &[], &order, now).await?;
     write_rows(&mut tx, &rows, now, &mut report).await?;
+    // In the same transaction: no list answer can be cached under the old version from the
+    // new rows, and the writer commits once instead of twice.
+    bump_data_version(&mut tx).await?;
     tx.commit().await?;
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));

@@ -15,18 +15,6 @@ pub async fn bump_data_version(tx: &mut Tx) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Marks the list data as changed after an ingest committed. Callers answer their client only
-/// after this, so every request that follows an ingest sees a new version.
-pub async fn mark_data_changed(db: &Db) -> Result<(), StoreError> {
-    on_db!(db, |pool| sqlx::query(
-        "UPDATE data_version SET version = version + 1 WHERE id = 1"
-    )
-    .execute(pool)
-    .await
-    .map(|r| r.rows_affected()))?;
-    Ok(())
-}
-
 /// The current list data version.
 pub async fn data_version(db: &Db) -> Result<i64, StoreError> {
     Ok(on_db!(db, |pool| sqlx::query_scalar::<_, i64>(

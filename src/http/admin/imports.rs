@@ -14,7 +14,6 @@ use crate::ingest::fields::Record;
 use crate::ingest::records::parse_records;
 use crate::ingest::{RecordError, ingest_companies, ingest_people};
 use crate::research::sweep_pending_targets;
-use crate::store::versions::mark_data_changed;
 
 /// Reads an import body (JSON array or NDJSON) into per-record results.
 async fn read_records<T: serde::de::DeserializeOwned>(
@@ -43,7 +42,6 @@ pub async fn import_companies(
 ) -> Result<Response, ApiError> {
     let records = read_records::<CompanyRecord>(req).await?;
     let report = ingest_companies(&state.db, records).await?;
-    mark_data_changed(&state.db).await?;
     state.dispatcher.wake();
     Ok(ok("admin.companies.import", report))
 }
@@ -55,7 +53,6 @@ pub async fn import_people(
 ) -> Result<Response, ApiError> {
     let records = read_records::<PersonRecord>(req).await?;
     let report = ingest_people(&state.db, records).await?;
-    mark_data_changed(&state.db).await?;
     state.dispatcher.wake();
     Ok(ok("admin.people.import", report))
 }
