@@ -27,6 +27,7 @@ pub mod query;
 pub mod rate_limits;
 pub mod redis_limits;
 pub mod search;
+mod signal_filters;
 pub mod signal_lists;
 pub mod signal_query;
 pub mod signals;
