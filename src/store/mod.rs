@@ -32,6 +32,7 @@ pub mod signal_lists;
 pub mod signal_query;
 pub mod signals;
 pub mod stats;
+mod tag_tests;
 pub mod targets;
 pub mod teams;
 pub mod versions;

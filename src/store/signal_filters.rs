@@ -8,11 +8,13 @@ use super::search::{
     signal_search_clause,
 };
 use super::signal_query::SignalQuery;
+use super::tag_tests::TagTest;
 use crate::domain::signal_type::SignalType;
 use crate::domain::vocabulary::UNVERIFIED;
 
-/// The WHERE conditions of a signal list query (shared by the page and its count).
-pub(crate) fn conditions(db: &Db, q: &SignalQuery) -> Conditions {
+/// The WHERE conditions of a signal list query (shared by the page and its count); `tags` says
+/// how each of `q.tag_groups` is tested.
+pub(crate) fn conditions(db: &Db, q: &SignalQuery, tags: &[TagTest]) -> Conditions {
     let mut c = Conditions::default();
     if let Some(kind) = q.kind {
         let k = c.text(kind.as_str());
@@ -23,6 +25,7 @@ pub(crate) fn conditions(db: &Db, q: &SignalQuery) -> Conditions {
     country_filters(&mut c, q);
     deal_filters(&mut c, db, q);
     row_filters(&mut c, db, q);
+    tag_filters(&mut c, db, q, tags);
     c
 }
 
@@ -99,6 +102,8 @@ fn company_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     ranges_any(c, "c.employee_count", &q.employee_ranges);
 }
 
+/// Company countries are read from the signal's copy (`company_country`), so these filters need
+/// no company row.
 fn country_filters(c: &mut Conditions, q: &SignalQuery) {
     let own_country = matches!(
         q.kind,
@@ -108,23 +113,23 @@ fn country_filters(c: &mut Conditions, q: &SignalQuery) {
         let list = c.text_list(&q.countries);
         if own_country {
             c.and(format!(
-                "(s.country IN ({list}) OR c.headquarters_country IN ({list}))"
+                "(s.country IN ({list}) OR s.company_country IN ({list}))"
             ));
         } else {
-            c.and(format!("c.headquarters_country IN ({list})"));
+            c.and(format!("s.company_country IN ({list})"));
         }
     }
     if !q.exclude_countries.is_empty() {
         let list = c.text_list(&q.exclude_countries);
         c.and(format!(
-            "(c.headquarters_country IS NULL OR c.headquarters_country NOT IN ({list}))"
+            "(s.company_country IS NULL OR s.company_country NOT IN ({list}))"
         ));
         if own_country {
             c.and(format!("(s.country IS NULL OR s.country NOT IN ({list}))"));
         }
     }
     in_list(c, "s.country", &q.job_countries);
-    in_list(c, "c.headquarters_country", &q.company_countries);
+    in_list(c, "s.company_country", &q.company_countries);
     in_list(c, "o.headquarters_country", &q.acquirer_countries);
     if !q.exclude_acquirer_countries.is_empty() {
         let list = c.text_list(&q.exclude_acquirer_countries);
@@ -163,10 +168,6 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
         let clause = description_clause(c, db, query);
         c.and(clause);
     }
-    for group in &q.tag_groups {
-        let list = c.text_list(group);
-        c.and(tag_group_clause(db, group, &list));
-    }
     ranges_any(c, "s.applicants", &q.applicant_ranges);
     if let Some(key) = &q.person_key {
         let p = c.text(key.clone());
@@ -192,26 +193,31 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     }
 }
 
-/// A row carries one of the tags `list` (placeholders of `group`). Department and seniority tags
-/// have few values, each on many rows: each row read in list order has its tags looked up
-/// (EXISTS). Other tags (positions, keywords, investors) are rarer: their rows are gathered once
-/// and each row read in list order is tested against them. On SQLite the `+` keeps the planner
-/// from reading every tagged row and sorting them (0.7 s for the CTO/CEO job changes at scale l,
-/// 5 s for seniority plus department).
-fn tag_group_clause(db: &Db, group: &[String], list: &str) -> String {
-    let common = group
-        .iter()
-        .all(|t| t.starts_with("department:") || t.starts_with("seniority:"));
+/// A row carries a tag of every group of `q.tag_groups`. Per row: each row read in list order
+/// has its tags looked up (EXISTS on the `(tag, signal_id)` index). Gathered: the group's rows are
+/// read once and each row read in list order is tested against them; on SQLite the `+` keeps the
+/// planner from reading every tagged row and sorting them (0.7 s for the CTO/CEO job changes at
+/// scale l, 5 s for seniority plus department).
+fn tag_filters(c: &mut Conditions, db: &Db, q: &SignalQuery, tags: &[TagTest]) {
     let id = match db {
         Db::Sqlite(_) => "+s.id",
         Db::Postgres(_) => "s.id",
     };
-    if common {
-        format!(
-            "EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id AND t.tag IN ({list}))"
-        )
-    } else {
-        format!("{id} IN (SELECT t.signal_id FROM signal_tags t WHERE t.tag IN ({list}))")
+    for (i, group) in q.tag_groups.iter().enumerate() {
+        let list = c.text_list(group);
+        let test = tags
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| TagTest::usual(group));
+        c.and(match test {
+            TagTest::PerRow => format!(
+                "EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id \
+                 AND t.tag IN ({list}))"
+            ),
+            TagTest::Gathered => {
+                format!("{id} IN (SELECT t.signal_id FROM signal_tags t WHERE t.tag IN ({list}))")
+            }
+        });
     }
 }
 

@@ -7,7 +7,7 @@ use super::count_cache::CountCache;
 use super::query::{cached_count, fetch_all};
 use super::signal_filters::conditions;
 use super::signal_query::{Order, SignalQuery};
-use super::{Db, StoreError};
+use super::{Db, StoreError, tag_tests};
 
 pub use super::signal_filters::escape_like;
 
@@ -63,9 +63,14 @@ pub(crate) const SELECT: &str = "SELECT s.id, s.kind, s.occurred_at, s.discovere
 pub(crate) const FROM: &str = " FROM signals s JOIN companies c ON c.id = s.company_id \
      LEFT JOIN companies o ON o.id = s.other_company_id";
 
-/// One page of signals.
-pub async fn list_signals(db: &Db, q: &SignalQuery) -> Result<Vec<SignalListRow>, StoreError> {
-    let mut c = conditions(db, q);
+/// One page of signals. `cache` keeps the tag counts that decide how tag groups are tested.
+pub async fn list_signals(
+    db: &Db,
+    cache: &CountCache,
+    q: &SignalQuery,
+) -> Result<Vec<SignalListRow>, StoreError> {
+    let tags = tag_tests::for_page(db, cache, q).await?;
+    let mut c = conditions(db, q, &tags);
     let direction = match q.order {
         Order::Asc => "ASC",
         Order::Desc => "DESC",
@@ -115,7 +120,7 @@ pub async fn count_signals(
     cache: &CountCache,
     q: &SignalQuery,
 ) -> Result<i64, StoreError> {
-    let c = conditions(db, q);
+    let c = conditions(db, q, &[]);
     let mut from = String::from(" FROM signals s");
     if q.filters_on_company() {
         from.push_str(" JOIN companies c ON c.id = s.company_id");
