@@ -22,7 +22,7 @@ pub(crate) fn conditions(db: &Db, q: &SignalQuery, tags: &[TagTest]) -> Conditio
     }
     date_filters(&mut c, q);
     company_filters(&mut c, db, q);
-    country_filters(&mut c, q);
+    country_filters(&mut c, db, q);
     deal_filters(&mut c, db, q);
     row_filters(&mut c, db, q);
     tag_filters(&mut c, db, q, tags);
@@ -103,12 +103,20 @@ fn company_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
 }
 
 /// Company countries are read from the signal's copy (`company_country`), so these filters need
-/// no company row.
-fn country_filters(c: &mut Conditions, q: &SignalQuery) {
+/// no company row. Without a date range, SQLite is kept (`+`) from reading every signal of the
+/// countries off `signals_kind_company_country` and sorting them (76,000 US funding rounds, 9 ms
+/// with bound values, for a page read in amount order in 1 ms); with one, that index is the
+/// short way to a few countries' signals of a period.
+fn country_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     let own_country = matches!(
         q.kind,
         Some(SignalType::Hiring) | Some(SignalType::JobChange)
     );
+    let dated = q.from_ms.is_some() || q.until_ms.is_some();
+    let company_country = match db {
+        Db::Sqlite(_) if !dated => "+s.company_country",
+        _ => "s.company_country",
+    };
     if !q.countries.is_empty() {
         let list = c.text_list(&q.countries);
         if own_country {
@@ -116,7 +124,7 @@ fn country_filters(c: &mut Conditions, q: &SignalQuery) {
                 "(s.country IN ({list}) OR s.company_country IN ({list}))"
             ));
         } else {
-            c.and(format!("s.company_country IN ({list})"));
+            c.and(format!("{company_country} IN ({list})"));
         }
     }
     if !q.exclude_countries.is_empty() {
@@ -129,7 +137,7 @@ fn country_filters(c: &mut Conditions, q: &SignalQuery) {
         }
     }
     in_list(c, "s.country", &q.job_countries);
-    in_list(c, "s.company_country", &q.company_countries);
+    in_list(c, company_country, &q.company_countries);
     in_list(c, "o.headquarters_country", &q.acquirer_countries);
     if !q.exclude_acquirer_countries.is_empty() {
         let list = c.text_list(&q.exclude_acquirer_countries);
