@@ -66,12 +66,10 @@ pub struct SignalQuery {
 }
 
 impl SignalQuery {
-    /// True when a filter reads the signal's company.
+    /// True when a filter reads the signal's company. Country filters read the signal's copy of
+    /// its company's country instead.
     pub fn filters_on_company(&self) -> bool {
         self.search.is_some()
-            || !self.countries.is_empty()
-            || !self.exclude_countries.is_empty()
-            || !self.company_countries.is_empty()
             || !self.categories.is_empty()
             || !self.subcategories.is_empty()
             || !self.industries.is_empty()

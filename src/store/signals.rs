@@ -63,7 +63,11 @@ pub async fn existing_signal_ids(tx: &mut Tx, ids: &[&str]) -> Result<HashSet<St
 
 const COLUMNS: &str = "id, kind, company_id, other_company_id, occurred_at, discovered_at, \
      round_type, round_flavor, amount, currency, verification_status, country, region, city, \
-     source, applicants, sort_text, title, person_key, payload, created_at";
+     source, applicants, sort_text, title, person_key, payload, created_at, company_country";
+
+/// The last value of a row: the company's headquarters country, copied onto the signal for the
+/// country filters (a trigger of migration 0011 follows later changes of the company's country).
+const COMPANY_COUNTRY: &str = "(SELECT hq.headquarters_country FROM companies hq WHERE hq.id = ?)";
 
 const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
      company_id = excluded.company_id, other_company_id = excluded.other_company_id, \
@@ -73,7 +77,8 @@ const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
      verification_status = excluded.verification_status, country = excluded.country, \
      region = excluded.region, city = excluded.city, source = excluded.source, \
      applicants = excluded.applicants, sort_text = excluded.sort_text, title = excluded.title, \
-     person_key = excluded.person_key, payload = excluded.payload";
+     person_key = excluded.person_key, payload = excluded.payload, \
+     company_country = excluded.company_country";
 
 /// Inserts or replaces signals (each id at most once) with the companies they concern, their
 /// tags and search documents. `stored` holds the ids among them that are already stored, whose
@@ -107,7 +112,9 @@ async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), S
     for s in rows {
         push_row(&mut values, s, now, postgres);
     }
-    let plain = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+    let plain = format!(
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {COMPANY_COUNTRY}"
+    );
     let (head, template, tail) = if postgres {
         (
             format!(
@@ -140,7 +147,8 @@ async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), S
     Ok(())
 }
 
-/// The values of one row in [`COLUMNS`] order; on PostgreSQL then the four search texts.
+/// The values of one row in [`COLUMNS`] order (the company id again for `company_country`); on
+/// PostgreSQL then the four search texts.
 fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres: bool) {
     let ids = [&s.id, &s.company_id].map(|v| Val::text(v));
     values.extend([
@@ -159,7 +167,7 @@ fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres:
     values.extend([&s.country, &s.region, &s.city, &s.source].map(Val::opt));
     values.push(Val::Int(s.applicants));
     values.extend([&s.sort_text, &s.title, &s.person_key].map(Val::opt));
-    values.extend([Val::text(&s.payload), Val::Int(Some(now))]);
+    values.extend([Val::text(&s.payload), Val::Int(Some(now)), ids[1]]);
     if postgres {
         values.extend([Val::text(&s.search_body), Val::text(&s.search_description)]);
         values.extend([Val::text(&s.search_place), Val::text(&s.search_role)]);

@@ -17,6 +17,7 @@ each_backend!(
     every_funding_record_has_the_same_fields_with_their_types,
     countries_match_the_headquarters_by_code_name_or_region,
     excluded_countries_keep_companies_without_a_headquarters_country,
+    country_filters_follow_a_company_whose_country_changes,
     an_unknown_country_is_refused_naming_it,
     round_types_match_exactly_in_any_case,
     an_unknown_round_type_is_refused_with_the_exact_list_of_accepted_values,
@@ -274,6 +275,35 @@ async fn excluded_countries_keep_companies_without_a_headquarters_country(backen
             .ids(FUNDING, &[("countries", "EU"), ("exclude_countries", "FR")])
             .await,
         [ACME_SERIES_A, HOOLI_SERIES_A]
+    );
+}
+
+/// The signals keep a copy of their company's country for the filters: it follows a company
+/// imported again with another country, and a company given one for the first time.
+async fn country_filters_follow_a_company_whose_country_changes(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+    lists
+        .app
+        .import_companies(json!([
+            { "id": company::ACME, "name": "Acme Corporation", "headquartersCountry": "FR" },
+            { "id": company::NOWHERE, "name": "Nowhere Labs", "headquartersCountry": "Japan" },
+        ]))
+        .await;
+
+    assert!(lists.ids(FUNDING, &[("countries", "DE")]).await.is_empty());
+    assert_eq!(
+        lists.ids(FUNDING, &[("countries", "FR")]).await,
+        [ACME_SERIES_A, UMBRELLA_PRE_SEED]
+    );
+    assert_eq!(
+        lists.ids(FUNDING, &[("countries", "JP")]).await,
+        [NOWHERE_SEED]
+    );
+    assert_eq!(
+        lists
+            .ids(FUNDING, &[("exclude_countries", "FR,JP,US,CH")])
+            .await,
+        [VANDELAY_DEBT, HOOLI_SERIES_A]
     );
 }
 

@@ -49,7 +49,7 @@ async fn list(
         pagination,
         request.paging.count_only,
         || async {
-            let rows = list_signals(&state.db, &request.query).await?;
+            let rows = list_signals(&state.db, &state.counts, &request.query).await?;
             Ok(rows
                 .iter()
                 .map(|row| signal_record(row, request.match_confidence))

@@ -1,0 +1,76 @@
+//! How a signal list tests a tag group (`positions`, `departments`, `seniorities`): per row read
+//! in list order, or against the group's rows gathered once. Per row costs one index look-up for
+//! each row read until the page is full, which is few when many rows carry the tags; gathering
+//! costs a step for every row carrying them, which is little when few do. At scale l on SQLite:
+//! CTO/CEO job changes in North America (33,000 tagged rows) take 3 ms per row against 25 ms
+//! gathered; a position on 1,000 rows would take thousands of look-ups per row.
+
+use super::count_cache::CountCache;
+use super::query::{Conditions, cached_count};
+use super::signal_query::SignalQuery;
+use super::{Db, StoreError};
+
+/// Tagged rows per row up to the end of the page (offset + limit) from which a group is tested
+/// per row: reading in list order then reads at most 1/100 of the list before the page is full
+/// (unless other filters are rarer still), while gathering would read at least as many.
+const PER_ROW_FROM: i64 = 100;
+
+/// How one tag group is tested.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TagTest {
+    /// Each row read has its tags looked up (EXISTS).
+    PerRow,
+    /// The group's rows are read once; each row read is tested against them (IN).
+    Gathered,
+}
+
+impl TagTest {
+    /// The test without counting: department and seniority tags have few values, each on many
+    /// rows, so per row; the others (positions) gathered.
+    pub(crate) fn usual(group: &[String]) -> TagTest {
+        let common = group
+            .iter()
+            .all(|t| t.starts_with("department:") || t.starts_with("seniority:"));
+        if common {
+            TagTest::PerRow
+        } else {
+            TagTest::Gathered
+        }
+    }
+}
+
+/// The tests of `q`'s tag groups for one page. On SQLite a group not usually tested per row is
+/// counted (cached while the list data is unchanged) and tested per row when it tags many rows
+/// for the page's depth. PostgreSQL's planner chooses between the two itself.
+pub(crate) async fn for_page(
+    db: &Db,
+    cache: &CountCache,
+    q: &SignalQuery,
+) -> Result<Vec<TagTest>, StoreError> {
+    let mut tests = Vec::with_capacity(q.tag_groups.len());
+    for group in &q.tag_groups {
+        let usual = TagTest::usual(group);
+        let test = match (db, usual) {
+            (Db::Sqlite(_), TagTest::Gathered) => {
+                let page_end = q.offset.saturating_add(q.limit);
+                if tagged_rows(db, cache, group).await? >= page_end.saturating_mul(PER_ROW_FROM) {
+                    TagTest::PerRow
+                } else {
+                    TagTest::Gathered
+                }
+            }
+            _ => usual,
+        };
+        tests.push(test);
+    }
+    Ok(tests)
+}
+
+/// Rows carrying any tag of `group`, of every kind (an estimate for one kind's list), off the
+/// `(tag, signal_id)` index.
+async fn tagged_rows(db: &Db, cache: &CountCache, group: &[String]) -> Result<i64, StoreError> {
+    let mut c = Conditions::default();
+    let list = c.text_list(group);
+    let sql = format!("SELECT COUNT(*) FROM signal_tags WHERE tag IN ({list})");
+    cached_count(db, cache, sql, c.binds()).await
+}
