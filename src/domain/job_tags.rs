@@ -2,8 +2,8 @@
 //!
 //! The `positions`, `departments` and `seniorities` filters of the hiring and job-change lists
 //! match these tags, which are computed once at ingest. A title is read as whole words: letters
-//! and digits, lower-cased, with every other character a separator, so "Co-Founder & CEO" reads
-//! `co founder ceo` and "VP, Engineering" reads `vp engineering`.
+//! and digits, lower-cased, with every other character a separator, so "Co-Founder & CTO" reads
+//! `co founder cto` and "VP, Engineering" reads `vp engineering`.
 //!
 //! Rules, applied left to right with the longest matching phrase first (so "product marketing"
 //! is marketing, not product and marketing):

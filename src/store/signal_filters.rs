@@ -204,8 +204,8 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
 /// A row carries a tag of every group of `q.tag_groups`. Per row: each row read in list order
 /// has its tags looked up (EXISTS on the `(tag, signal_id)` index). Gathered: the group's rows are
 /// read once and each row read in list order is tested against them; on SQLite the `+` keeps the
-/// planner from reading every tagged row and sorting them (0.7 s for the CTO/CEO job changes at
-/// scale l, 5 s for seniority plus department).
+/// planner from reading every tagged row and sorting them (0.7 s for the `positions=cto,ceo` job
+/// changes at scale l, 5 s for seniority plus department).
 fn tag_filters(c: &mut Conditions, db: &Db, q: &SignalQuery, tags: &[TagTest]) {
     let id = match db {
         Db::Sqlite(_) => "+s.id",

@@ -2,7 +2,7 @@
 //! in list order, or against the group's rows gathered once. Per row costs one index look-up for
 //! each row read until the page is full, which is few when many rows carry the tags; gathering
 //! costs a step for every row carrying them, which is little when few do. At scale l on SQLite:
-//! CTO/CEO job changes in North America (33,000 tagged rows) take 3 ms per row against 25 ms
+//! `positions=cto,ceo` job changes in North America (33,000 tagged rows) take 3 ms per row against 25 ms
 //! gathered; a position on 1,000 rows would take thousands of look-ups per row.
 
 use super::count_cache::CountCache;

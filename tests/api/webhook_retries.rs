@@ -337,10 +337,20 @@ async fn retrying_a_delivery_still_on_its_schedule_sends_the_event_once(backend:
         .await;
     assert_eq!(ingested.status, 200, "{:?}", ingested.body);
     receiver.wait_for(1, SOON).await;
-    let listed = app
-        .get(&format!("{}/deliveries", webhook_path(&webhook)), &team.key)
-        .await;
-    let original = listed.data()[0]["id"].as_str().unwrap().to_string();
+    // The receiver has answered; the retry waits for that attempt to be recorded, or it would be
+    // refused as in flight.
+    let until = Instant::now() + SOON;
+    let original = loop {
+        let listed = app
+            .get(&format!("{}/deliveries", webhook_path(&webhook)), &team.key)
+            .await;
+        let first = &listed.data()[0];
+        if first["attempt_count"].as_i64() >= Some(1) {
+            break first["id"].as_str().unwrap().to_string();
+        }
+        assert!(Instant::now() < until, "attempt never recorded: {first:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
 
     let path = format!("{}/deliveries/{original}/retry", webhook_path(&webhook));
     let retried = app
