@@ -10,10 +10,10 @@
 //!
 //! - Founders: "founder" → position and seniority `founder`; "co-founder"/"cofounder" →
 //!   position `co-founder`, seniority `founder`.
-//! - Chiefs: "CEO", "CTO", "CFO", "COO", "CMO", "CPO", "CRO", "CIO", "CISO", "CHRO" and their
+//! - Chiefs: "ceo", "cto", "cfo", "coo", "cmo", "cpo", "cro", "cio", "ciso", "chro" and their
 //!   spelled-out forms ("Chief Technology Officer", "Chief People Officer" → `chro`, …) give that
 //!   position, seniority `c_level` and the department they lead (CTO, CIO, CISO → engineering;
-//!   CPO → product; CRO → sales; the CEO has none). Any other "chief", "president" or "C-level"
+//!   CPO → product; CRO → sales; the chief executive has none). Any other "chief", "president" or "C-level"
 //!   is `c_level` alone; "chief of staff" is operations and not `c_level`.
 //! - Seniority words: "VP", "SVP", "EVP", "AVP", "vice president" → `vp`; "director" →
 //!   `director`; "head" → `head`; "lead", "leader" → `lead`; "manager" → `manager`. Words like
@@ -72,7 +72,8 @@ pub fn tags(title: &str) -> JobTags {
     }
 }
 
-/// Position tags of a job title, e.g. "Co-Founder & CEO" → `["co-founder", "ceo"]`.
+/// Position tags of a job title, e.g. "Co-Founder & Chief Executive Officer" →
+/// `["co-founder", "ceo"]`.
 pub fn positions(title: &str) -> Vec<&'static str> {
     tags(title).positions
 }
@@ -82,7 +83,7 @@ pub fn departments(title: &str) -> Vec<&'static str> {
     tags(title).departments
 }
 
-/// Seniority tags of a job title, e.g. "Co-Founder & CEO" → `["founder", "c_level"]`.
+/// Seniority tags of a job title, e.g. "Co-Founder & CTO" → `["founder", "c_level"]`.
 pub fn seniorities(title: &str) -> Vec<&'static str> {
     tags(title).seniorities
 }

@@ -73,20 +73,7 @@ pub fn company_search_clause(
 
 /// Free-text match on a signal's own text (job title and place, or person and role).
 pub fn signal_search_clause(c: &mut Conditions, db: &Db, text: &str) -> String {
-    let words = words(text);
-    if words.is_empty() {
-        return "1 = 0".into();
-    }
-    match db {
-        Db::Sqlite(_) => {
-            let p = c.text(format!("body : ({})", fts5_prefixes(&words)));
-            format!("s.rowid IN (SELECT rowid FROM signal_search WHERE signal_search MATCH {p})")
-        }
-        Db::Postgres(_) => {
-            let p = c.text(tsquery_prefixes(&words));
-            format!("s.search_tsv @@ to_tsquery('simple', {p})")
-        }
-    }
+    prefix_match(c, db, ("signal_search", "body", "search_tsv"), text)
 }
 
 /// The part of a signal's text a scoped filter reads.
@@ -100,22 +87,33 @@ pub enum SignalField {
 
 /// Free-text match (every word as a prefix) on one part of a signal's text only.
 pub fn signal_field_clause(c: &mut Conditions, db: &Db, field: SignalField, text: &str) -> String {
+    let columns = match field {
+        SignalField::Place => ("signal_fields", "place", "place_tsv"),
+        SignalField::Role => ("signal_fields", "role", "role_tsv"),
+    };
+    prefix_match(c, db, columns, text)
+}
+
+/// Every word of `text` as a prefix, matched against one column of a signal's search documents:
+/// `(FTS5 table, its column, PostgreSQL tsvector column of signals)`.
+fn prefix_match(
+    c: &mut Conditions,
+    db: &Db,
+    (table, column, tsv): (&str, &str, &str),
+    text: &str,
+) -> String {
     let words = words(text);
     if words.is_empty() {
         return "1 = 0".into();
     }
-    let column = match field {
-        SignalField::Place => "place",
-        SignalField::Role => "role",
-    };
     match db {
         Db::Sqlite(_) => {
             let p = c.text(format!("{column} : ({})", fts5_prefixes(&words)));
-            format!("s.rowid IN (SELECT rowid FROM signal_fields WHERE signal_fields MATCH {p})")
+            format!("s.rowid IN (SELECT rowid FROM {table} WHERE {table} MATCH {p})")
         }
         Db::Postgres(_) => {
             let p = c.text(tsquery_prefixes(&words));
-            format!("s.{column}_tsv @@ to_tsquery('simple', {p})")
+            format!("s.{tsv} @@ to_tsquery('simple', {p})")
         }
     }
 }
