@@ -8,11 +8,7 @@
 //! Each request sees what it would have seen had the requests been stored one after the other in
 //! arrival order: records keep their order, a repeated id is inserted once and then updated.
 
-mod checkpoints;
-
 use tokio::sync::{mpsc, oneshot};
-
-use checkpoints::Checkpoints;
 
 use super::RecordError;
 use super::fields::Record;
@@ -20,7 +16,7 @@ use super::signal_batch::{SignalReport, ingest_signals};
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
 use crate::research::follow_latest_job_changes;
-use crate::store::outbox::writer_turn;
+use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError};
 
 /// Records a group holds at most (a request larger than this forms a group of its own).
@@ -96,7 +92,6 @@ impl IngestGroups {
 /// The writer: takes the first queued request and everything queued behind it (up to
 /// [`MAX_GROUP_RECORDS`]), and stores them kind by kind, in arrival order within a kind.
 async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
-    let checkpoints = Checkpoints::default();
     while let Some(first) = jobs.recv().await {
         let mut size = first.records.len();
         let mut taken = vec![first];
@@ -115,7 +110,6 @@ async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
             let _turn = writer_turn(&db).await;
             write_group(&db, group).await;
         }
-        checkpoints.wrote(&db);
     }
 }
 

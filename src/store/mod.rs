@@ -38,6 +38,7 @@ pub mod targets;
 pub mod teams;
 pub mod versions;
 pub mod webhooks;
+pub mod write_turn;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -115,6 +116,11 @@ impl Db {
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
                 .busy_timeout(Duration::from_secs(30))
+                // Checkpoints run off the writers' path (store::write_turn); SQLite's own, in
+                // the commit that crosses this length, is only a backstop.
+                .pragma("wal_autocheckpoint", "40000")
+                // Statement journals of multi-row writes stay in memory, not in temp files.
+                .pragma("temp_store", "memory")
                 .foreign_keys(true);
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)

@@ -219,29 +219,3 @@ pub async fn listen_queued(db: &Db) -> Result<Option<PgListener>, StoreError> {
     listener.listen(QUEUED_CHANNEL).await?;
     Ok(Some(listener))
 }
-
-/// SQLite's single write lock, taken in turn by this process's heavy writers: the ingest writer
-/// and the delivery worker. Waiting here hands the lock over as soon as it is free; waiting in
-/// SQLite's busy handler instead sleeps and retries (1, 2, 5, 10… ms), which made every
-/// collision cost more than the transaction it waited for.
-static SQLITE_WRITERS: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// The turn to write on SQLite, to hold until the transaction ends (`None` on PostgreSQL, whose
-/// writers lock rows, not the database). Not reentrant: take it once per transaction.
-pub async fn writer_turn(db: &Db) -> Option<tokio::sync::MutexGuard<'static, ()>> {
-    match db {
-        Db::Sqlite(_) => Some(SQLITE_WRITERS.lock().await),
-        Db::Postgres(_) => None,
-    }
-}
-
-/// Copies SQLite's write-ahead log back into the database file as far as open readers allow,
-/// waiting for no lock (a `PASSIVE` checkpoint); nothing to do on PostgreSQL.
-pub async fn checkpoint_wal(db: &Db) -> Result<(), StoreError> {
-    if let Db::Sqlite(pool) = db {
-        sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-            .execute(pool)
-            .await?;
-    }
-    Ok(())
-}

@@ -10,7 +10,7 @@ use sqlx::FromRow;
 use super::{CLAIMED, Claim, ClaimedDelivery};
 use crate::on_db;
 use crate::store::bulk::{Val, execute_in, select_in};
-use crate::store::outbox::writer_turn;
+use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError, placeholders};
 
 /// A due delivery the search found.

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::on_tx;
 use crate::store::bulk::{RowStatement, Val, execute_rows};
-use crate::store::outbox::writer_turn;
+use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError, Tx};
 
 /// The outcome of one attempt, to record.

@@ -6,6 +6,7 @@
 use sqlx::FromRow;
 
 use crate::store::bulk::{RowStatement, Val, execute_rows};
+use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError, Tx};
 use crate::{on_db, on_tx};
 
@@ -17,8 +18,14 @@ pub struct ClaimedJob {
     pub attempts: i64,
 }
 
-/// Leases the oldest job that is waiting, or running under a lease that ran out (its worker
-/// crashed or stalled). Marks it running.
+/// Jobs a claim can take: waiting, or running under a lease that ran out (its worker crashed or
+/// stalled). Parameter: $1 now.
+const CLAIMABLE: &str = "SELECT id FROM enrichment_jobs WHERE status IN ('pending', 'running') \
+     AND (lease_until IS NULL OR lease_until < $1) ORDER BY created_at, id LIMIT 1";
+
+/// Leases the oldest claimable job and marks it running. Each worker slot polls twice a second:
+/// on SQLite a poll that finds nothing only reads, so it never queues for the write lock behind
+/// the ingest writer; the claim itself writes in the writers' turn.
 pub async fn claim_job(
     db: &Db,
     owner: &str,
@@ -27,14 +34,23 @@ pub async fn claim_job(
 ) -> Result<Option<ClaimedJob>, StoreError> {
     let lock = match db {
         Db::Postgres(_) => " FOR UPDATE SKIP LOCKED",
-        Db::Sqlite(_) => "",
+        Db::Sqlite(pool) => {
+            let found: Option<(String,)> = sqlx::query_as(CLAIMABLE)
+                .bind(now)
+                .fetch_optional(pool)
+                .await?;
+            if found.is_none() {
+                return Ok(None);
+            }
+            ""
+        }
     };
     let sql = format!(
         "UPDATE enrichment_jobs SET status = 'running', lease_owner = $1, lease_until = $2, \
-         attempts = attempts + 1, updated_at = $3 WHERE id = (SELECT id FROM enrichment_jobs \
-         WHERE status IN ('pending', 'running') AND (lease_until IS NULL OR lease_until < $3) \
-         ORDER BY created_at, id LIMIT 1{lock}) RETURNING id, attempts"
+         attempts = attempts + 1, updated_at = $3 WHERE id = ({}{lock}) RETURNING id, attempts",
+        CLAIMABLE.replace("$1", "$3")
     );
+    let _turn = writer_turn(db).await;
     let mut tx = db.begin().await?;
     let claimed = on_tx!(&mut tx, |conn| sqlx::query_as::<_, ClaimedJob>(
         sqlx::AssertSqlSafe(sql)
