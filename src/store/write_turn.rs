@@ -10,8 +10,9 @@
 //! then (tens of milliseconds). Instead, shortly after a turn ends, a task copies the log back
 //! without waiting for anyone (`PASSIVE`). That never finishes while the ingest writer keeps
 //! appending, and the log only starts over once a checkpoint has caught up with it; so when the
-//! log has grown long, the task copies again inside a writer's turn. The first pass has already
-//! copied and synced nearly everything, so the turn is held only for the last few frames.
+//! log has grown long, the task copies again inside a writer's turn. The passes before it have
+//! already copied nearly everything, so the turn waits for the last few hundred frames and two
+//! syncs: 25–35 ms on a virtual disk under 1,000 ingested signals a second (BENCHMARKS.md).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -29,10 +30,9 @@ static CHECKPOINT_DUE: AtomicBool = AtomicBool::new(false);
 const CHECKPOINT_DELAY: Duration = Duration::from_millis(50);
 
 /// Log length (frames) past which a checkpoint catches up inside a writer's turn, so that the
-/// log starts over: about 64 MB of 4 KB pages, a few seconds of the heaviest ingest. The turn is
-/// held for the copy of the last frames and two syncs (several milliseconds on a virtual disk),
-/// so it is taken seldom. SQLite's own threshold (`wal_autocheckpoint`, set where connections
-/// are opened) lies above this one.
+/// log starts over: about 64 MB of 4 KB pages, some 0.6 s of ingest at 1,000 signals a second
+/// (about 25,000 frames a second measured). SQLite's own threshold (`wal_autocheckpoint`, set
+/// where connections are opened) lies above this one.
 const CATCH_UP_FRAMES: i64 = 16_000;
 
 /// Frames left uncopied that the turn may wait for, and passes without the turn to get there.
