@@ -123,10 +123,15 @@ pub async fn fan_out_signals(
     signals: &[&SignalRow],
     now: i64,
 ) -> Result<FanOut, StoreError> {
-    if signals.is_empty() || nobody_listens(tx).await? {
+    if signals.is_empty() {
         return Ok(FanOut::default());
     }
+    // Where standalone webhooks listen (the common case under load) that one read says someone
+    // may; otherwise the cheap check spares bulk loads the look-up of monitors per company.
     let standalone = listeners(standalone_webhooks(tx).await?);
+    if standalone.is_empty() && nobody_listens(tx).await? {
+        return Ok(FanOut::default());
+    }
     let mut concerned: Vec<&str> = signals
         .iter()
         .flat_map(|s| std::iter::once(s.company_id.as_str()).chain(s.other_company_id.as_deref()))

@@ -90,8 +90,10 @@ impl IngestGroups {
 }
 
 /// The writer: takes the first queued request and everything queued behind it (up to
-/// [`MAX_GROUP_RECORDS`]), and stores them kind by kind, in arrival order within a kind.
+/// [`MAX_GROUP_RECORDS`]), and stores them kind by kind, in arrival order within a kind, on a
+/// connection of its own ([`Db::own_writer`]) whose page cache stays warm between groups.
 async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
+    let writer = db.own_writer();
     while let Some(first) = jobs.recv().await {
         let mut size = first.records.len();
         let mut taken = vec![first];
@@ -108,7 +110,7 @@ async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
             // The delivery worker writes too; taking turns keeps both out of SQLite's busy
             // handler.
             let _turn = writer_turn(&db).await;
-            write_group(&db, group).await;
+            write_group(&writer, group).await;
         }
     }
 }

@@ -92,6 +92,9 @@ macro_rules! on_tx {
     };
 }
 
+/// The page cache of [`Db::own_writer`]'s connection: `-N` is N KiB (SQLite's default is 2 MiB).
+const WRITER_CACHE_KIB: &str = "-32768";
+
 /// Most connections a PostgreSQL pool opens unless configured otherwise.
 pub const PG_MAX_CONNECTIONS: u32 = 16;
 
@@ -125,11 +128,38 @@ impl Db {
             let pool = SqlitePoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(Duration::from_secs(30))
+                // A connection to a local file does not go stale: no ping before each use.
+                .test_before_acquire(false)
                 .connect_with(options)
                 .await?;
             Ok(Db::Sqlite(pool))
         } else {
             Err(StoreError::UnsupportedUrl)
+        }
+    }
+
+    /// A pool of its own, of one connection with a larger page cache, for a process's busiest
+    /// writer on SQLite (on PostgreSQL, this pool). In WAL mode a connection empties its page
+    /// cache whenever another one has committed since its last transaction, and a pool hands
+    /// out whichever connection is free: the ingest writer then read most index pages its
+    /// inserts touch back from the files. On a connection of its own they stay in memory from
+    /// one group to the next while only it writes.
+    pub fn own_writer(&self) -> Db {
+        match self {
+            Db::Sqlite(pool) => {
+                let options = (*pool.connect_options())
+                    .clone()
+                    .pragma("cache_size", WRITER_CACHE_KIB);
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .acquire_timeout(Duration::from_secs(30))
+                    .idle_timeout(None)
+                    .max_lifetime(None)
+                    .test_before_acquire(false)
+                    .connect_lazy_with(options);
+                Db::Sqlite(pool)
+            }
+            Db::Postgres(_) => self.clone(),
         }
     }
 
