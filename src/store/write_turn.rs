@@ -11,8 +11,9 @@
 //! without waiting for anyone (`PASSIVE`). That never finishes while the ingest writer keeps
 //! appending, and the log only starts over once a checkpoint has caught up with it; so when the
 //! log has grown long, the task copies again inside a writer's turn. The passes before it have
-//! already copied nearly everything, so the turn waits for the last few hundred frames and two
-//! syncs: 25–35 ms on a virtual disk under 1,000 ingested signals a second (BENCHMARKS.md).
+//! already copied nearly everything, so the turn waits for about one group commit's frames and
+//! two syncs: 2–6 ms on one virtual disk, 25–35 ms on a busier one, under 1,000 ingested signals
+//! a second (BENCHMARKS.md).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
