@@ -10,13 +10,16 @@
 //! then (tens of milliseconds). Instead, shortly after a turn ends, a task copies the log back
 //! without waiting for anyone (`PASSIVE`). That never finishes while the ingest writer keeps
 //! appending, and the log only starts over once a checkpoint has caught up with it; so when the
-//! log has grown long, the task copies again inside a writer's turn. The passes before it have
-//! already copied nearly everything, so the turn waits for about one group commit's frames and
-//! two syncs: 2–6 ms on one virtual disk, 25–35 ms on a busier one, under 1,000 ingested signals
-//! a second (BENCHMARKS.md).
+//! log has grown long, the task copies again inside a writer's turn. That last pass syncs the
+//! log's new frames and the database file, which SQLite syncs only when a pass reaches the end
+//! of the log: every page the passes before it copied. So first, without the turn, the task
+//! syncs the file itself and copies again, a few rounds, each shorter than the one before; the
+//! turn then waits for about one round's frames and pages. Under 1,000 ingested signals a
+//! second the turn was held 17–25 ms without those rounds and 7–11 ms with them, on a virtual
+//! disk where a sync costs several milliseconds (BENCHMARKS.md). One checkpoint runs at a time.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -27,6 +30,9 @@ static SQLITE_WRITERS: Mutex<()> = Mutex::const_new(());
 /// Set while a checkpoint is due: the writes meanwhile share it.
 static CHECKPOINT_DUE: AtomicBool = AtomicBool::new(false);
 
+/// Held while a checkpoint runs: one at a time.
+static CHECKPOINTING: Mutex<()> = Mutex::const_new(());
+
 /// How long after a write the checkpoint comes.
 const CHECKPOINT_DELAY: Duration = Duration::from_millis(50);
 
@@ -36,9 +42,13 @@ const CHECKPOINT_DELAY: Duration = Duration::from_millis(50);
 /// where connections are opened) lies above this one.
 const CATCH_UP_FRAMES: i64 = 16_000;
 
-/// Frames left uncopied that the turn may wait for, and passes without the turn to get there.
-const CATCH_UP_LEFT: i64 = 200;
-const MAX_PASSES: usize = 4;
+/// Rounds without the turn before it, and the round short enough to stop at.
+const MAX_ROUNDS: usize = 4;
+const SHORT_ROUND: Duration = Duration::from_millis(3);
+
+/// The log's length when the last catch-up ended: until a write starts the log over, a pass
+/// still reports that length, and there is nothing to catch up with.
+static CAUGHT_UP: AtomicI64 = AtomicI64::new(0);
 
 /// A writer's turn on SQLite; a checkpoint follows shortly after it ends.
 #[derive(Debug)]
@@ -76,6 +86,7 @@ fn schedule_checkpoint(db: &Db) {
     let db = db.clone();
     runtime.spawn(async move {
         tokio::time::sleep(CHECKPOINT_DELAY).await;
+        let _running = CHECKPOINTING.lock().await;
         // Cleared first: what is written during this checkpoint schedules the next.
         CHECKPOINT_DUE.store(false, Ordering::Release);
         if let Err(err) = checkpoint(&db).await {
@@ -87,23 +98,46 @@ fn schedule_checkpoint(db: &Db) {
 /// A `PASSIVE` checkpoint; when the log has grown long, a last pass inside a writer's turn, so
 /// that it catches up and the next write starts the log over.
 async fn checkpoint(db: &Db) -> Result<(), StoreError> {
-    let mut pass = checkpoint_wal(db).await?;
-    if pass.frames < CATCH_UP_FRAMES {
+    let pass = checkpoint_wal(db).await?;
+    if pass.frames < CATCH_UP_FRAMES || pass.frames == CAUGHT_UP.load(Ordering::Acquire) {
         return Ok(());
     }
-    // More passes without the turn while they shorten what is left: each copies and syncs what
-    // was appended during the one before, so that the turn waits for as little as possible.
-    for _ in 0..MAX_PASSES {
-        let next = checkpoint_wal(db).await?;
-        let shorter = next.left() < pass.left();
-        pass = next;
-        if !shorter || pass.left() <= CATCH_UP_LEFT {
+    // The pass inside the turn syncs the log's frames it has not synced yet, and the database
+    // file, whose pages every earlier pass copied without syncing (SQLite syncs the file only
+    // when a pass reaches the end of the log). Rounds without the turn leave it less of both:
+    // each syncs the file, then copies (and syncs) what was appended meanwhile, and is shorter
+    // than the one before, until it is short or stops shrinking.
+    let mut last_round = Duration::MAX;
+    for _ in 0..MAX_ROUNDS {
+        let started = Instant::now();
+        sync_database_file(db).await;
+        checkpoint_wal(db).await?;
+        let round = started.elapsed();
+        if round <= SHORT_ROUND || round >= last_round {
             break;
         }
+        last_round = round;
     }
+    sync_database_file(db).await;
     let _held = SQLITE_WRITERS.lock().await;
-    checkpoint_wal(db).await?;
+    let last = checkpoint_wal(db).await?;
+    if last.frames > 0 {
+        CAUGHT_UP.store(last.frames, Ordering::Release);
+    }
     Ok(())
+}
+
+/// Syncs the database file (the pages checkpoint passes copied into it) without anyone's turn;
+/// a file that cannot be opened (an in-memory database) is left to SQLite.
+async fn sync_database_file(db: &Db) {
+    let Db::Sqlite(pool) = db else {
+        return;
+    };
+    let path = pool.connect_options().get_filename().to_path_buf();
+    let synced = tokio::task::spawn_blocking(move || std::fs::File::open(path)?.sync_data()).await;
+    if let Ok(Err(err)) = synced {
+        tracing::debug!(error = %err, "syncing the database file failed");
+    }
 }
 
 /// What a checkpoint pass reports.
@@ -115,14 +149,8 @@ struct Pass {
     #[sqlx(rename = "log")]
     frames: i64,
     /// Frames of the log copied into the database file.
-    checkpointed: i64,
-}
-
-impl Pass {
-    /// Frames not yet copied.
-    fn left(&self) -> i64 {
-        self.frames - self.checkpointed
-    }
+    #[sqlx(rename = "checkpointed")]
+    _checkpointed: i64,
 }
 
 /// Copies SQLite's write-ahead log back into the database file as far as open readers allow,
