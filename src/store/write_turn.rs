@@ -143,14 +143,9 @@ async fn sync_database_file(db: &Db) {
 /// What a checkpoint pass reports.
 #[derive(Debug, Clone, Copy, Default, sqlx::FromRow)]
 struct Pass {
-    #[sqlx(rename = "busy")]
-    _busy: i64,
-    /// Frames in the log.
+    /// Frames in the log (-1 when the pass could not run).
     #[sqlx(rename = "log")]
     frames: i64,
-    /// Frames of the log copied into the database file.
-    #[sqlx(rename = "checkpointed")]
-    _checkpointed: i64,
 }
 
 /// Copies SQLite's write-ahead log back into the database file as far as open readers allow,
