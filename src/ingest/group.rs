@@ -59,10 +59,37 @@ pub enum GroupError {
 }
 
 impl IngestGroups {
-    /// Starts the writer task on `db`; it ends when every handle is dropped.
+    /// Starts the writer on `db`; it ends when every handle is dropped.
+    ///
+    /// On SQLite the writer has a thread and runtime of its own. A group's transaction is a
+    /// dozen statements, each a hop to the connection's thread and back; on the request runtime
+    /// each hop back waited for a worker free of HTTP requests, which stretched every group
+    /// while the requests queued behind it (BENCHMARKS.md). SQLite connections do their work
+    /// on threads of their own, so they serve either runtime; the checkpoints the writer's turns
+    /// schedule (`store::write_turn`) run on its runtime. On PostgreSQL, whose connections
+    /// belong to the runtime that opened them, and if the thread cannot start, the writer is a
+    /// task of the current runtime.
     pub fn start(db: Db) -> IngestGroups {
         let (queue, jobs) = mpsc::channel(QUEUE);
-        tokio::spawn(write_groups(db, jobs));
+        if matches!(db, Db::Postgres(_)) {
+            tokio::spawn(write_groups(db, jobs));
+            return IngestGroups { queue };
+        }
+        let own = db.clone();
+        let started = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .and_then(|runtime| {
+                std::thread::Builder::new()
+                    .name("ingest-writer".into())
+                    .spawn(move || runtime.block_on(write_groups(own, jobs)))
+            });
+        if let Err(err) = started {
+            tracing::warn!(error = %err, "the ingest writer runs on the request runtime");
+            let (queue, jobs) = mpsc::channel(QUEUE);
+            tokio::spawn(write_groups(db, jobs));
+            return IngestGroups { queue };
+        }
         IngestGroups { queue }
     }
 

@@ -24,12 +24,16 @@ struct Due {
 /// The search: per active webhook of a live team with credits (and an active monitor, if any),
 /// its oldest due, unleased rows; and apart, due free rows of any active webhook. Every row still
 /// passes the per-delivery rule of the PostgreSQL claim (its own team and monitor), so the two
-/// backends send the same rows. Parameters: $1 now, $2 rows per webhook, $3… webhooks to skip.
-fn due_sql(skip: usize) -> String {
+/// backends send the same rows. Parameters: $1 now, $2… webhooks to skip.
+///
+/// The rows per webhook are written into the text, not bound: SQLite plans with a bound `LIMIT`'s
+/// value, so it prepares such a statement again at every run (a claim round can run hundreds of
+/// times a second while ingests wake the worker).
+fn due_sql(per_webhook: i64, skip: usize) -> String {
     let skip = if skip == 0 {
         String::new()
     } else {
-        format!(" AND w.id NOT IN ({})", placeholders(3, skip))
+        format!(" AND w.id NOT IN ({})", placeholders(2, skip))
     };
     format!(
         "WITH due AS (\
@@ -38,7 +42,7 @@ fn due_sql(skip: usize) -> String {
          LEFT JOIN monitors wm ON wm.id = w.monitor_id \
          JOIN deliveries x ON x.id IN (SELECT y.id FROM deliveries y \
          WHERE y.webhook_id = w.id AND y.status = 'pending' AND y.next_attempt_at <= $1 \
-         AND (y.lease_until IS NULL OR y.lease_until < $1) ORDER BY y.next_attempt_at LIMIT $2) \
+         AND (y.lease_until IS NULL OR y.lease_until < $1) ORDER BY y.next_attempt_at LIMIT {per_webhook}) \
          WHERE w.active AND wt.credits > 0 AND wt.subscription_status IN ('active', 'trialing') \
          AND (w.monitor_id IS NULL OR wm.active){skip} \
          UNION \
@@ -46,7 +50,7 @@ fn due_sql(skip: usize) -> String {
          y.monitor_id FROM deliveries y JOIN webhooks w ON w.id = y.webhook_id \
          WHERE y.status = 'pending' AND y.free = 1 AND y.next_attempt_at <= $1 \
          AND (y.lease_until IS NULL OR y.lease_until < $1) AND w.active{skip} \
-         ORDER BY y.next_attempt_at LIMIT $2)) \
+         ORDER BY y.next_attempt_at LIMIT {per_webhook})) \
          SELECT d.id, d.webhook_id, d.next_attempt_at FROM due d \
          JOIN teams tm ON tm.id = d.team_id LEFT JOIN monitors m ON m.id = d.monitor_id \
          WHERE d.free OR (tm.credits > 0 AND tm.subscription_status IN ('active', 'trialing') \
@@ -91,11 +95,9 @@ pub async fn claim_due_sqlite(
 }
 
 async fn search(db: &Db, claim: &Claim<'_>, full: &[&str]) -> Result<Vec<Due>, StoreError> {
-    let sql = due_sql(full.len());
+    let sql = due_sql(claim.per_webhook, full.len());
     Ok(on_db!(db, |pool| {
-        let mut q = sqlx::query_as::<_, Due>(sqlx::AssertSqlSafe(sql))
-            .bind(claim.now)
-            .bind(claim.per_webhook);
+        let mut q = sqlx::query_as::<_, Due>(sqlx::AssertSqlSafe(sql)).bind(claim.now);
         for id in full {
             q = q.bind(*id);
         }
