@@ -70,27 +70,29 @@ impl IngestGroups {
     /// belong to the runtime that opened them, and if the thread cannot start, the writer is a
     /// task of the current runtime.
     pub fn start(db: Db) -> IngestGroups {
+        if let Db::Sqlite(_) = db {
+            match IngestGroups::on_own_thread(db.clone()) {
+                Ok(groups) => return groups,
+                Err(err) => {
+                    tracing::warn!(error = %err, "the ingest writer runs on the request runtime");
+                }
+            }
+        }
         let (queue, jobs) = mpsc::channel(QUEUE);
-        if matches!(db, Db::Postgres(_)) {
-            tokio::spawn(write_groups(db, jobs));
-            return IngestGroups { queue };
-        }
-        let own = db.clone();
-        let started = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .and_then(|runtime| {
-                std::thread::Builder::new()
-                    .name("ingest-writer".into())
-                    .spawn(move || runtime.block_on(write_groups(own, jobs)))
-            });
-        if let Err(err) = started {
-            tracing::warn!(error = %err, "the ingest writer runs on the request runtime");
-            let (queue, jobs) = mpsc::channel(QUEUE);
-            tokio::spawn(write_groups(db, jobs));
-            return IngestGroups { queue };
-        }
+        tokio::spawn(write_groups(db, jobs));
         IngestGroups { queue }
+    }
+
+    /// The writer on a new thread, on a current-thread runtime of its own.
+    fn on_own_thread(db: Db) -> std::io::Result<IngestGroups> {
+        let (queue, jobs) = mpsc::channel(QUEUE);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        std::thread::Builder::new()
+            .name("ingest-writer".into())
+            .spawn(move || runtime.block_on(write_groups(db, jobs)))?;
+        Ok(IngestGroups { queue })
     }
 
     /// Stores `records` of `kind` with whatever else is queued, and returns this request's
