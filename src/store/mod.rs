@@ -121,7 +121,7 @@ impl Db {
                 .busy_timeout(Duration::from_secs(30))
                 // Checkpoints run off the writers' path (store::write_turn); SQLite's own, in
                 // the commit that crosses this length, is only a backstop.
-                .pragma("wal_autocheckpoint", "160000")
+                .pragma("wal_autocheckpoint", "40000")
                 // Statement journals of multi-row writes stay in memory, not in temp files.
                 .pragma("temp_store", "memory")
                 .foreign_keys(true);

