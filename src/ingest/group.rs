@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::RecordError;
 use super::fields::Record;
 use super::signal_batch::{SignalReport, ingest_signals};
+use super::writer_thread;
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
 use crate::research::follow_latest_job_changes;
@@ -61,18 +62,15 @@ pub enum GroupError {
 impl IngestGroups {
     /// Starts the writer on `db`; it ends when every handle is dropped.
     ///
-    /// On SQLite the writer has a thread and runtime of its own. A group's transaction is a
-    /// dozen statements, each a hop to the connection's thread and back; on the request runtime
-    /// each hop back waited for a worker free of HTTP requests, which stretched every group
-    /// while the requests queued behind it (BENCHMARKS.md). SQLite connections do their work
-    /// on threads of their own, so they serve either runtime; the checkpoints the writer's turns
-    /// schedule (`store::write_turn`) run on its runtime. On PostgreSQL, whose connections
-    /// belong to the runtime that opened them, and if the thread cannot start, the writer is a
-    /// task of the current runtime.
+    /// On SQLite the writer has a thread and runtime of its own, on the core of its
+    /// connection's thread ([`writer_thread`]): the statements of a group hop between the two.
+    /// On PostgreSQL, whose connections belong to the runtime that opened them, and if the
+    /// thread cannot start, the writer is a task of the current runtime.
     pub fn start(db: Db) -> IngestGroups {
         if let Db::Sqlite(_) = db {
-            match IngestGroups::on_own_thread(db.clone()) {
-                Ok(groups) => return groups,
+            let (queue, jobs) = mpsc::channel(QUEUE);
+            match writer_thread::spawn(write_groups(db.clone(), jobs)) {
+                Ok(()) => return IngestGroups { queue },
                 Err(err) => {
                     tracing::warn!(error = %err, "the ingest writer runs on the request runtime");
                 }
@@ -81,18 +79,6 @@ impl IngestGroups {
         let (queue, jobs) = mpsc::channel(QUEUE);
         tokio::spawn(write_groups(db, jobs));
         IngestGroups { queue }
-    }
-
-    /// The writer on a new thread, on a current-thread runtime of its own.
-    fn on_own_thread(db: Db) -> std::io::Result<IngestGroups> {
-        let (queue, jobs) = mpsc::channel(QUEUE);
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()?;
-        std::thread::Builder::new()
-            .name("ingest-writer".into())
-            .spawn(move || runtime.block_on(write_groups(db, jobs)))?;
-        Ok(IngestGroups { queue })
     }
 
     /// Stores `records` of `kind` with whatever else is queued, and returns this request's

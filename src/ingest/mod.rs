@@ -16,6 +16,7 @@ mod signal_company;
 pub mod signals;
 #[cfg(test)]
 mod tests;
+mod writer_thread;
 
 use serde::Serialize;
 

@@ -18,9 +18,11 @@
 //! second the turn was held 17–25 ms without those rounds and 7–11 ms with them, on a virtual
 //! disk where a sync costs several milliseconds (BENCHMARKS.md). One checkpoint runs at a time.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
+use tokio::runtime::Handle;
 use tokio::sync::{Mutex, MutexGuard};
 
 use super::{Db, StoreError};
@@ -75,9 +77,21 @@ pub async fn writer_turn(db: &Db) -> Option<WriterTurn> {
     }
 }
 
+thread_local! {
+    /// Where the turns taken on this thread schedule their checkpoints, when not on the
+    /// thread's own runtime.
+    static CHECKPOINT_RUNTIME: RefCell<Option<Handle>> = const { RefCell::new(None) };
+}
+
+/// Makes the turns taken on the current thread schedule their checkpoints on `runtime`.
+pub fn schedule_checkpoints_on(runtime: Handle) {
+    CHECKPOINT_RUNTIME.set(Some(runtime));
+}
+
 /// Schedules a checkpoint of `db` unless one is already due.
 fn schedule_checkpoint(db: &Db) {
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+    let runtime = CHECKPOINT_RUNTIME.with_borrow(Clone::clone);
+    let Some(runtime) = runtime.or_else(|| Handle::try_current().ok()) else {
         return;
     };
     if CHECKPOINT_DUE.swap(true, Ordering::AcqRel) {

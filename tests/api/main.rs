@@ -18,6 +18,7 @@ mod errors;
 mod funding_list;
 mod grouped_ingest;
 mod hiring_list;
+mod ingest_writer;
 mod isolation;
 mod job_change_list;
 mod lists_support;

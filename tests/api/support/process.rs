@@ -161,6 +161,11 @@ impl ServerProcess {
         base.trim_start_matches("http://").to_string()
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends SIGTERM, as a service manager stopping it would.
     pub fn terminate(&self) {
         let pid = self.child.id().to_string();
