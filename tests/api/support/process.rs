@@ -168,7 +168,7 @@ impl ServerProcess {
 
     /// Sends SIGTERM, as a service manager stopping it would.
     pub fn terminate(&self) {
-        let pid = self.child.id().to_string();
+        let pid = self.pid().to_string();
         let status = Command::new("kill")
             .args(["-TERM", &pid])
             .status()
