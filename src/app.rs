@@ -18,6 +18,7 @@ use crate::http::rate_limit::RateLimiter;
 use crate::http::state::AppState;
 use crate::ingest::group::IngestGroups;
 use crate::research::sweep_pending_targets;
+use crate::service::Services;
 use crate::store::Db;
 
 /// How long in-flight requests may take to finish after a shutdown signal.
@@ -55,16 +56,19 @@ impl Application {
         let dispatcher = Arc::new(Dispatcher::new(db.clone(), &config)?);
         let redis_url = config.redis_url.as_ref().map(|s| s.0.as_str());
         let limiter = Arc::new(RateLimiter::connect(&db, redis_url).await?);
-        let state = AppState {
+        let services = Services {
             ingest: IngestGroups::start(db.clone()),
             db,
             dispatcher,
             config: Arc::new(config),
-            limiter,
             counts: Arc::default(),
-            metrics: recorder(),
             enrichment_wake: Arc::default(),
             clock: Clock::default(),
+        };
+        let state = AppState {
+            services,
+            limiter,
+            metrics: recorder(),
         };
         Ok(Application { state, listener })
     }

@@ -13,6 +13,7 @@ use super::rate_limit::RateDecision;
 use super::state::AppState;
 use crate::domain::subscription::SubscriptionStatus;
 use crate::domain::time::now_ms;
+use crate::service::{TeamContext, Via};
 use crate::store::teams;
 
 /// The caller of a team API request: which team, and which user's key.
@@ -20,6 +21,18 @@ use crate::store::teams;
 pub struct Principal {
     pub team_id: String,
     pub user_id: String,
+}
+
+impl Principal {
+    /// The use cases' view of this caller: a change made with it is recorded as made through
+    /// the API.
+    pub fn context(&self) -> TeamContext {
+        TeamContext {
+            team_id: self.team_id.clone(),
+            user_id: self.user_id.clone(),
+            via: Via::Api,
+        }
+    }
 }
 
 /// What the guard of one endpoint needs: the app state and the endpoint's `meta.endpoint` name,

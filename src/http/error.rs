@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use crate::service::ServiceError;
 use crate::store::StoreError;
 
 /// An error answer with its status, stable machine code and human message.
@@ -120,6 +121,18 @@ impl ApiError {
 impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> ApiError {
         ApiError::internal(err)
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(err: ServiceError) -> ApiError {
+        match err {
+            ServiceError::Invalid(message) => ApiError::bad_request(message),
+            ServiceError::NotFound(message) => ApiError::not_found(message),
+            ServiceError::Conflict(message) => ApiError::conflict(message),
+            ServiceError::OutOfCredits => ApiError::out_of_credits(),
+            ServiceError::Store(err) => ApiError::internal(err),
+        }
     }
 }
 

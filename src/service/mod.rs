@@ -1,0 +1,70 @@
+//! Use cases: the one code path every client takes. The JSON API, the admin API, the CLI and
+//! the dashboard parse their own input formats into the typed values these functions take, call
+//! them with a [`TeamContext`], and render what they return. A use case opens the transaction
+//! it needs, applies the team's limits, and returns typed results or a [`ServiceError`]; it
+//! knows nothing of HTTP.
+
+pub mod error;
+
+use std::sync::Arc;
+
+use tokio::sync::Notify;
+
+use crate::config::Config;
+use crate::delivery::dispatch::Dispatcher;
+use crate::domain::time::Clock;
+use crate::ingest::group::IngestGroups;
+use crate::store::Db;
+use crate::store::count_cache::CountCache;
+
+pub use error::ServiceError;
+
+/// What the use cases run against: the database and the process's shared parts. Cheap to clone.
+#[derive(Clone)]
+pub struct Services {
+    pub db: Db,
+    pub config: Arc<Config>,
+    /// Cached list counts, per team and query.
+    pub counts: Arc<CountCache>,
+    /// Wakes the delivery worker and sends webhook tests.
+    pub dispatcher: Arc<Dispatcher>,
+    /// Groups concurrent signal ingests into shared transactions.
+    pub ingest: IngestGroups,
+    /// Wakes this process's enrichment worker when a job is accepted.
+    pub enrichment_wake: Arc<Notify>,
+    /// What "now" is for rules of age, such as the retention of enrichment jobs.
+    pub clock: Clock,
+}
+
+/// The client a change came through, recorded as `last_modified_via`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    Api,
+    Dashboard,
+}
+
+impl Via {
+    /// The stored and shown name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Api => "api",
+            Via::Dashboard => "dashboard",
+        }
+    }
+}
+
+/// Who is acting: the team every read and write is scoped to, the user whose key or session it
+/// is, and the client the request came through.
+#[derive(Debug, Clone)]
+pub struct TeamContext {
+    pub team_id: String,
+    pub user_id: String,
+    pub via: Via,
+}
+
+impl TeamContext {
+    /// The team id, for store calls.
+    pub fn team(&self) -> &str {
+        &self.team_id
+    }
+}
