@@ -1,5 +1,5 @@
 //! The processes a run measures: one `serve` process (API and workers), or the scale-out
-//! topology of issue 6 — API processes (`serve --role api`) and worker processes
+//! topology — API processes (`serve --role api`) and worker processes
 //! (`serve --role worker`) sharing one database.
 
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! The CSV enrichment measurement (issue 5): jobs of 1,000 companies (names, domains and LinkedIn
+//! The CSV enrichment measurement: jobs of 1,000 companies (names, domains and LinkedIn
 //! URLs of the data set, and a few names it does not hold) submitted with
 //! `POST /api/v2/csv-enrichment`, each timed from the submit to the job status `completed`.
 

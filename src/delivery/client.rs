@@ -1,7 +1,7 @@
 //! The webhook HTTP client: one POST attempt to a customer endpoint, safe against SSRF.
 //!
-//! INTERFACE.md §2 "Delivery" and §5 "SSRF": non-public destinations are refused again at every
-//! connection, redirects are never followed (a 3xx is the answer, and the worker counts it as a
+//! The service's SSRF rules: non-public destinations are refused again at every connection,
+//! redirects are never followed (a 3xx is the answer, and the worker counts it as a
 //! failure) and every attempt is bounded in time and memory. How each way around the checks is
 //! closed:
 //! - a literal IP host (in any spelling the URL parser reads as an IP) is judged before any I/O,

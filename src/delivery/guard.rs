@@ -1,7 +1,7 @@
 //! The SSRF guard of webhook delivery: what a webhook's host resolves to.
 //!
 //! [`crate::domain::webhook_url`] judges a webhook URL as written; this module judges where it
-//! leads. INTERFACE.md §2 "Delivery" and §5 "SSRF": non-public addresses are refused at webhook
+//! leads. Non-public addresses are refused at webhook
 //! creation and again at every connection, every resolved address is checked, and the connection
 //! goes only to a checked address. A host name that does not resolve at creation is accepted.
 //!

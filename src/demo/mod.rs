@@ -1,5 +1,5 @@
 //! The synthetic demo data set: companies, people and the four kinds of signals as NDJSON files
-//! in the import format (INTERFACE.md §4).
+//! in the import format (one JSON record per line, as `import` reads them).
 //!
 //! The output is a pure function of scale, seed, anchor date and the moment of generation (which
 //! only matters while the anchor day is not over: nothing is dated after it). Each file draws from

@@ -3,7 +3,7 @@
 //! signalwatch pushes signed webhooks to URLs chosen by its customers. A webhook must never become a
 //! way into the network the service runs in, so every address a delivery could connect to — a
 //! literal IP in the webhook URL, or any address its host name resolves to — is judged here
-//! (INTERFACE.md §5 "SSRF"): loopback, private, link-local (cloud metadata at 169.254.169.254
+//! by the service's SSRF rules: loopback, private, link-local (cloud metadata at 169.254.169.254
 //! included), CGNAT, benchmarking, documentation, multicast, broadcast and reserved ranges are
 //! refused, and so are IPv6 addresses that carry one of those IPv4 addresses inside them.
 //!

@@ -1,5 +1,5 @@
 //! The retry policy of webhook deliveries, as a pure function of the attempt just made, the
-//! schedule, the clock and a jitter draw (INTERFACE.md §2 "Delivery", §5 "Delivery").
+//! schedule, the clock and a jitter draw.
 
 use chrono::{DateTime, Utc};
 

@@ -61,7 +61,7 @@ pub fn parse_signal_types<S: AsRef<str>>(values: &[S]) -> Option<Vec<SignalType>
 }
 
 /// The 400 message for any refused `signal_types` value: an unknown type, an empty array or
-/// something that is not an array of strings (SPEC.md, Errors).
+/// something that is not an array of strings.
 pub const SIGNAL_TYPES_MESSAGE: &str = "signal_types must be a non-empty array of the four \
                                         allowed values: funding_round, acquisition, job_change, \
                                         hiring";

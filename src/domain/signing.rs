@@ -1,4 +1,4 @@
-//! Signing a delivery (INTERFACE.md §2 and §5 "Delivery"): the headers a receiver verifies,
+//! Signing a delivery: the headers a receiver verifies,
 //! in both the service's own set and the Standard Webhooks set, from one secret.
 
 use base64::Engine;

@@ -1,4 +1,4 @@
-//! The `filters` of a standalone webhook (reference `webhooks.json`, INTERFACE.md §5): string
+//! The `filters` of a standalone webhook (as the Webhooks API defines them): string
 //! values that narrow which signals of its event types it receives. Unknown keys are ignored.
 //!
 //! Value formats (the reference leaves them open):

@@ -1,7 +1,7 @@
 //! The webhook URL a customer gives a monitor (`webhook_url`) or a webhook subscription
 //! (`endpoint_url`), checked before it is stored.
 //!
-//! Rules (SPEC.md "POST /monitors" and "Limits", INTERFACE.md §2 "Delivery" and §5 "SSRF"):
+//! Rules (those of `POST /monitors`, the API's limits and the SSRF rules of delivery):
 //! - at most 500 characters, counted on the text as sent;
 //! - an absolute `http` or `https` URL with a host. It is stored and shown as sent (surrounding
 //!   spaces trimmed); deliveries and comparisons use the parsed (WHATWG) form, so

@@ -57,7 +57,7 @@ pub struct CompanyRow {
 }
 
 impl CompanyRow {
-    /// The Company record of SPEC.md "Resources".
+    /// The Company record as the API shows it.
     pub fn record(&self) -> Value {
         let array = |text: &str| serde_json::from_str(text).unwrap_or_else(|_| json!([]));
         json!({

@@ -1,7 +1,7 @@
 //! Kill -9 of the real `signalwatch serve` in the middle of a delivery run, then a restart on the
 //! same database: every accepted signal is delivered (a repeat carries the same event id), each
 //! delivered event is charged once, and what was in flight goes out again within 30 s of the
-//! restart (INTERFACE.md §5 "Delivery").
+//! restart.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -21,7 +21,7 @@ each_backend!(
 
 const ADMIN_TOKEN: &str = "crash-test-admin-token";
 
-/// INTERFACE.md: deliveries in flight at a crash are attempted again within 30 s of the restart.
+/// Deliveries in flight at a crash are attempted again within 30 s of the restart.
 const REDELIVERY: Duration = Duration::from_secs(30);
 
 /// The credits a new team starts with.

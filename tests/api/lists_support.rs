@@ -3,7 +3,7 @@
 //! Seven companies (one without a headquarters country) and signals of every kind at fixed
 //! instants in 2025, loaded through the admin import API exactly as an operator would. The date
 //! presets need signals placed relative to today; [`preset_days`] and [`preset_ranges`] give
-//! those days and what each preset must cover, from the rules of INTERFACE.md §5.
+//! those days and what each preset must cover, from the rules of the date presets.
 //!
 //! Every id is a UUID whose first group tells its kind (`c…` companies, `f…` funding, `b…`
 //! hiring, `a…` acquisitions, `e…` job changes), so ties broken by id have a known order.
@@ -899,7 +899,7 @@ fn day_after_months_back(day: NaiveDate, months: u32) -> NaiveDate {
 }
 
 /// Every preset with the inclusive range of days it covers when today is `today`, as
-/// INTERFACE.md §5 defines them.
+/// the date-preset rules define them.
 pub fn preset_ranges(today: NaiveDate) -> Vec<(&'static str, NaiveDate, NaiveDate)> {
     let this_week = monday_of(today);
     let this_month = first_of_month(today);
