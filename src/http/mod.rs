@@ -60,26 +60,22 @@ fn team_api(state: &AppState) -> Router<AppState> {
             guarded(s, "monitors.create", post(create::create_monitor)).merge(guarded(
                 s,
                 "monitors.list",
-                get(read::list_monitors_handler),
+                get(read::list_monitors),
             )),
         )
         .route(
             "/monitors/{id}",
-            guarded(s, "monitors.get", get(read::get_monitor_handler))
+            guarded(s, "monitors.get", get(read::get_monitor))
                 .merge(guarded(
                     s,
                     "monitors.update",
-                    axum::routing::put(update::update_monitor_handler),
+                    axum::routing::put(update::update_monitor),
                 ))
-                .merge(guarded(
-                    s,
-                    "monitors.delete",
-                    delete(read::delete_monitor_handler),
-                )),
+                .merge(guarded(s, "monitors.delete", delete(read::delete_monitor))),
         )
         .route(
             "/monitors/{id}/targets",
-            guarded(s, "monitors.targets.list", get(list::list_targets_handler)).merge(guarded(
+            guarded(s, "monitors.targets.list", get(list::list_targets)).merge(guarded(
                 s,
                 "monitors.targets.add",
                 post(add::add_targets),
@@ -159,11 +155,7 @@ fn webhook_api(s: &AppState) -> Router<AppState> {
         .route(
             "/webhooks/{id}",
             guarded(s, "webhooks.get", get(read::get_webhook))
-                .merge(guarded(
-                    s,
-                    "webhooks.update",
-                    put(update::update_webhook_handler),
-                ))
+                .merge(guarded(s, "webhooks.update", put(update::update_webhook)))
                 .merge(guarded(s, "webhooks.delete", delete(read::delete_webhook))),
         )
         .route(
@@ -175,7 +167,7 @@ fn webhook_api(s: &AppState) -> Router<AppState> {
             guarded(
                 s,
                 "webhooks.deliveries.list",
-                get(deliveries::list_deliveries_handler),
+                get(deliveries::list_deliveries),
             ),
         )
         .route(
@@ -192,11 +184,7 @@ fn webhook_api(s: &AppState) -> Router<AppState> {
         )
         .route(
             "/webhooks/{id}/deliveries/{delivery_id}",
-            guarded(
-                s,
-                "webhooks.deliveries.get",
-                get(deliveries::get_delivery_handler),
-            ),
+            guarded(s, "webhooks.deliveries.get", get(deliveries::get_delivery)),
         )
 }
 

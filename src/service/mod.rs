@@ -4,7 +4,11 @@
 //! it needs, applies the team's limits, and returns typed results or a [`ServiceError`]; it
 //! knows nothing of HTTP.
 
+pub mod deliveries;
 pub mod error;
+pub mod monitors;
+pub mod targets;
+pub mod webhooks;
 
 use std::sync::Arc;
 

@@ -5,4 +5,3 @@ pub mod input;
 pub mod read;
 pub mod update;
 pub mod views;
-pub mod webhook;

@@ -4,14 +4,13 @@ use axum::extract::State;
 use axum::response::Response;
 use serde_json::json;
 
-use super::views::{MonitorView, monitor_view, read_counts};
+use super::views::{MonitorView, monitor_view};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
-use crate::store::monitors::{delete_monitor, find_monitor, find_monitor_tx, list_monitors};
-use crate::store::webhooks::retire_webhook;
+use crate::service::monitors;
 
 /// Lists the team's monitors, newest first, paused ones included.
 #[utoipa::path(get, path = "/api/v2/monitors", operation_id = "listMonitors", tag = "Monitors",
@@ -21,26 +20,14 @@ use crate::store::webhooks::retire_webhook;
         crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
-pub async fn list_monitors_handler(
+pub async fn list_monitors(
     State(state): State<AppState>,
     principal: Principal,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
-    let rows = list_monitors(&state.db, &principal.team_id).await?;
-    let counts = read_counts(&state.db, &principal.team_id)
-        .await
-        .ok_or_else(|| ApiError::internal("monitor statistics unavailable"))?;
-    let views: Vec<MonitorView> = rows
-        .iter()
-        .map(|row| {
-            monitor_view(
-                row,
-                None,
-                Some(counts.get(&row.id).copied().unwrap_or_default()),
-            )
-        })
-        .collect();
+    let list = monitors::list(&state, &principal.context()).await?;
+    let views: Vec<MonitorView> = list.iter().map(monitor_view).collect();
     Ok(ok("monitors.list", views))
 }
 
@@ -54,7 +41,7 @@ pub async fn list_monitors_handler(
         crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
-pub async fn get_monitor_handler(
+pub async fn get_monitor(
     State(state): State<AppState>,
     principal: Principal,
     PathParams(raw_id): PathParams<String>,
@@ -62,18 +49,8 @@ pub async fn get_monitor_handler(
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Monitor")?;
-    let row = find_monitor(&state.db, &principal.team_id, &id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
-    let counts = read_counts(&state.db, &principal.team_id)
-        .await
-        .ok_or_else(|| ApiError::internal("monitor statistics unavailable"))?;
-    let view = monitor_view(
-        &row,
-        None,
-        Some(counts.get(&id).copied().unwrap_or_default()),
-    );
-    Ok(ok("monitors.get", view))
+    let monitor = monitors::get(&state, &principal.context(), &id).await?;
+    Ok(ok("monitors.get", monitor_view(&monitor)))
 }
 
 /// Deletes a monitor and all its targets; its webhook is retired and delivery stops at once.
@@ -86,7 +63,7 @@ pub async fn get_monitor_handler(
         crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
-pub async fn delete_monitor_handler(
+pub async fn delete_monitor(
     State(state): State<AppState>,
     principal: Principal,
     PathParams(raw_id): PathParams<String>,
@@ -94,16 +71,6 @@ pub async fn delete_monitor_handler(
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Monitor")?;
-    let team = principal.team_id.as_str();
-    let mut tx = state.db.begin().await?;
-    tx.lock_team(team).await?;
-    let monitor = find_monitor_tx(&mut tx, team, &id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
-    if let Some(webhook_id) = &monitor.webhook_id {
-        retire_webhook(&mut tx, webhook_id).await?;
-    }
-    delete_monitor(&mut tx, team, &id).await?;
-    tx.commit().await?;
+    monitors::delete(&state, &principal.context(), &id).await?;
     Ok(ok("monitors.delete", json!({ "id": id, "deleted": true })))
 }

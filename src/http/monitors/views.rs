@@ -3,10 +3,8 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::domain::time::{DAY_MS, format_ms, now_ms};
-use crate::store::Db;
-use crate::store::monitors::MonitorRow;
-use crate::store::stats::{MonitorCounts, monitor_counts};
+use crate::domain::time::format_ms;
+use crate::service::monitors::Monitor;
 
 /// A monitor: a named group of targets with its signal types and optional webhook.
 #[derive(Debug, Serialize, ToSchema)]
@@ -45,18 +43,18 @@ pub struct MonitorStats {
     pub last_delivery_at: Option<String>,
 }
 
-/// Builds the client view of a monitor. `secret` is given only when this request created the
-/// webhook; `counts` is `None` when statistics could not be read.
-pub fn monitor_view(
-    row: &MonitorRow,
-    secret: Option<String>,
-    counts: Option<MonitorCounts>,
-) -> MonitorView {
-    let signal_types: Vec<String> = serde_json::from_str(&row.signal_types).unwrap_or_default();
+/// Builds the client view of a monitor: the webhook's secret only when this request created the
+/// webhook, and no statistics when they could not be read.
+pub fn monitor_view(monitor: &Monitor) -> MonitorView {
+    let row = &monitor.row;
     MonitorView {
         id: row.id.clone(),
         name: row.name.clone(),
-        signal_types,
+        signal_types: monitor
+            .signal_types
+            .iter()
+            .map(|t| t.as_str().to_string())
+            .collect(),
         active: row.active,
         webhook: row
             .webhook_id
@@ -65,9 +63,9 @@ pub fn monitor_view(
             .map(|(id, endpoint_url)| MonitorWebhook {
                 id,
                 endpoint_url,
-                secret,
+                secret: monitor.secret.clone(),
             }),
-        stats: counts.map(|c| MonitorStats {
+        stats: monitor.counts.map(|c| MonitorStats {
             targets: c.targets,
             resolved_targets: c.resolved_targets,
             signals_30d: c.signals_since,
@@ -75,19 +73,5 @@ pub fn monitor_view(
         }),
         created_at: format_ms(row.created_at),
         updated_at: format_ms(row.updated_at),
-    }
-}
-
-/// Reads the statistics of the team's monitors; `None` when they cannot be read.
-pub async fn read_counts(
-    db: &Db,
-    team_id: &str,
-) -> Option<std::collections::HashMap<String, MonitorCounts>> {
-    match monitor_counts(db, team_id, now_ms() - 30 * DAY_MS).await {
-        Ok(counts) => Some(counts),
-        Err(err) => {
-            tracing::warn!(error = %err, "monitor statistics could not be read");
-            None
-        }
     }
 }

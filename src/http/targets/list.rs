@@ -11,8 +11,7 @@ use crate::http::envelope::paginated;
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
-use crate::store::monitors::find_monitor;
-use crate::store::targets::{StatusFilter, list_targets};
+use crate::service::targets::{self, StatusFilter};
 
 const DEFAULT_LIMIT: i64 = 100;
 const MAX_LIMIT: i64 = 200;
@@ -41,7 +40,7 @@ pub struct TargetPagination {
         crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
-pub async fn list_targets_handler(
+pub async fn list_targets(
     State(state): State<AppState>,
     principal: Principal,
     PathParams(raw_id): PathParams<String>,
@@ -51,27 +50,23 @@ pub async fn list_targets_handler(
     query.allow_only(&["status", "limit", "offset"])?;
     let status = match query.get("status") {
         None => StatusFilter::All,
-        Some("resolved") => StatusFilter::Resolved,
-        Some("pending") => StatusFilter::Pending,
-        Some(_) => return Err(ApiError::bad_request("status must be resolved or pending")),
+        Some(status) => targets::parse_status(status)?,
     };
     let limit = query
         .int_in_range("limit", 1, MAX_LIMIT)?
         .unwrap_or(DEFAULT_LIMIT);
     let offset = query.int_in_range("offset", 0, i64::MAX)?.unwrap_or(0);
-    find_monitor(&state.db, &principal.team_id, &monitor_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Monitor not found"))?;
-    let (rows, total) = list_targets(
-        &state.db,
-        &principal.team_id,
+    let page = targets::list(
+        &state,
+        &principal.context(),
         &monitor_id,
         status,
         limit,
         offset,
     )
     .await?;
-    let data: Vec<TargetOut> = rows.into_iter().map(TargetOut::from).collect();
+    let total = page.total;
+    let data: Vec<TargetOut> = page.rows.into_iter().map(TargetOut::from).collect();
     let pagination = TargetPagination {
         limit,
         offset,

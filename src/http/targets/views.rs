@@ -5,7 +5,7 @@ use utoipa::ToSchema;
 
 use crate::domain::company::shown_slug;
 use crate::domain::time::format_ms;
-use crate::store::targets::TargetView;
+use crate::service::targets::TargetView;
 
 /// A target: a domain or LinkedIn page a monitor watches, and the company it resolved to.
 #[derive(Debug, Serialize, ToSchema)]

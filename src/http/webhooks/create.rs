@@ -3,20 +3,14 @@
 use axum::extract::State;
 use axum::response::Response;
 
-use super::input::{
-    CreateWebhookBody, check_endpoint_url, parse_event_types, parse_filters, to_json_text,
-};
-use super::views::{Secret, WebhookView, webhook_view};
-use super::{VIA_API, ensure_webhook_capacity};
-use crate::domain::webhook_secret::generate_webhook_secret;
+use super::input::{CreateWebhookBody, check_endpoint_url, parse_event_types, parse_filters};
+use super::views::{WebhookView, webhook_view};
 use crate::http::auth::Principal;
 use crate::http::envelope::created;
 use crate::http::error::ApiError;
 use crate::http::extract::{JsonBody, QueryParams};
 use crate::http::state::AppState;
-use crate::store::delivery_history::WebhookStats;
-use crate::store::new_id;
-use crate::store::webhooks::{NewWebhook, find_webhook_tx, insert_webhook_with_filters};
+use crate::service::webhooks::{self, NewWebhook};
 
 /// Creates a webhook for the caller's team. The response carries the signing secret, once.
 #[utoipa::path(post, path = "/api/v2/webhooks", operation_id = "createWebhook", tag = "Webhooks",
@@ -39,32 +33,17 @@ pub async fn create_webhook(
             .ok_or_else(|| ApiError::bad_request("event_types is required"))?,
     )?;
     let filters = body.filters.map(parse_filters).transpose()?;
-    let url = check_endpoint_url(
+    let endpoint_url = check_endpoint_url(
         &state,
         body.endpoint_url
             .ok_or_else(|| ApiError::bad_request("endpoint_url is required"))?,
     )
     .await?;
-    let webhook = NewWebhook {
-        id: new_id(),
-        team_id: principal.team_id.clone(),
-        monitor_id: None,
-        endpoint_url: url.into_string(),
-        secret: generate_webhook_secret(),
+    let input = NewWebhook {
+        endpoint_url,
         event_types,
-        modified_by: principal.user_id.clone(),
-        modified_via: VIA_API,
+        filters: filters.unwrap_or_default(),
     };
-    let mut tx = state.db.begin().await?;
-    tx.lock_team(&principal.team_id).await?;
-    ensure_webhook_capacity(&mut tx, &principal.team_id).await?;
-    let filters = to_json_text(&filters.unwrap_or_default());
-    insert_webhook_with_filters(&mut tx, &webhook, &filters).await?;
-    // Read back inside the transaction so the answer shows exactly what was stored.
-    let row = find_webhook_tx(&mut tx, &principal.team_id, &webhook.id)
-        .await?
-        .ok_or_else(|| ApiError::internal("a created webhook could not be read back"))?;
-    tx.commit().await?;
-    let view = webhook_view(&row, Secret::Shown, WebhookStats::default());
-    Ok(created("webhooks.create", view))
+    let webhook = webhooks::create(&state, &principal.context(), input).await?;
+    Ok(created("webhooks.create", webhook_view(&webhook)))
 }

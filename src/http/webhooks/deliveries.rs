@@ -8,21 +8,17 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::find_active_webhook;
 use crate::domain::time::format_ms;
 use crate::http::auth::Principal;
 use crate::http::envelope::{ok, paginated};
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
-use crate::store::delivery_history::{
-    AttemptRow, DeliveryKey, DeliveryQuery, DeliveryRow, find_delivery, list_attempts,
-    list_deliveries,
-};
+use crate::service::deliveries::{self, DeliveryDetail};
+use crate::service::deliveries::{AttemptRow, DeliveryKey, DeliveryQuery, DeliveryRow};
 
 const DEFAULT_LIMIT: i64 = 50;
 const MAX_LIMIT: i64 = 100;
-const STATUSES: [&str; 3] = ["done", "failed", "pending"];
 /// The reference service keeps the first 1000 characters of an endpoint's answer.
 const MAX_RESPONSE_BODY_CHARS: usize = 1000;
 
@@ -80,7 +76,7 @@ pub struct DeliveryPagination {
         crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
-pub async fn list_deliveries_handler(
+pub async fn list_deliveries(
     State(state): State<AppState>,
     principal: Principal,
     PathParams(raw_id): PathParams<String>,
@@ -90,33 +86,23 @@ pub async fn list_deliveries_handler(
     let limit = query
         .int_in_range("limit", 1, MAX_LIMIT)?
         .unwrap_or(DEFAULT_LIMIT);
-    let status = match query.get("status") {
-        None => None,
-        Some(status) if STATUSES.contains(&status) => Some(status.to_string()),
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "status must be done, failed or pending",
-            ));
-        }
-    };
+    let status = query
+        .get("status")
+        .map(deliveries::parse_status)
+        .transpose()?;
     // An empty cursor (a client passing back a null next_cursor) asks for the first page.
     let after = query
         .get("cursor")
         .filter(|cursor| !cursor.trim().is_empty())
         .map(decode_cursor)
         .transpose()?;
-    let webhook = find_active_webhook(&state.db, &principal.team_id, &raw_id).await?;
-    let page = list_deliveries(
-        &state.db,
-        &principal.team_id,
-        &webhook.id,
-        &DeliveryQuery {
-            status,
-            after,
-            limit,
-        },
-    )
-    .await?;
+    let webhook_id = parse_path_id(&raw_id, "Webhook")?;
+    let delivery_query = DeliveryQuery {
+        status,
+        after,
+        limit,
+    };
+    let page = deliveries::list(&state, &principal.context(), &webhook_id, &delivery_query).await?;
     let views: Vec<DeliveryView> = page
         .rows
         .iter()
@@ -140,35 +126,22 @@ pub async fn list_deliveries_handler(
         crate::http::openapi::AuthErrors,
     ),
     security(("bearerAuth" = [])))]
-pub async fn get_delivery_handler(
+pub async fn get_delivery(
     State(state): State<AppState>,
     principal: Principal,
     PathParams((raw_id, raw_delivery_id)): PathParams<(String, String)>,
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
-    let team = principal.team_id.as_str();
-    let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
-    let delivery = find_team_delivery(&state, team, &webhook.id, &raw_delivery_id).await?;
-    let attempts = list_attempts(&state.db, team, &delivery.id).await?;
+    let webhook_id = parse_path_id(&raw_id, "Webhook")?;
+    let ctx = principal.context();
+    let DeliveryDetail { delivery, attempts } =
+        deliveries::get(&state, &ctx, &webhook_id, &raw_delivery_id).await?;
     let attempts = attempts.iter().map(attempt_view).collect();
     Ok(ok(
         "webhooks.deliveries.get",
         delivery_view(&delivery, Some(attempts)),
     ))
-}
-
-/// One delivery of the given (already checked) webhook named by a path id; 404 otherwise.
-pub async fn find_team_delivery(
-    state: &AppState,
-    team_id: &str,
-    webhook_id: &str,
-    raw_delivery_id: &str,
-) -> Result<DeliveryRow, ApiError> {
-    let delivery_id = parse_path_id(raw_delivery_id, "Delivery")?;
-    find_delivery(&state.db, team_id, webhook_id, &delivery_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Delivery not found"))
 }
 
 fn delivery_view(row: &DeliveryRow, attempts: Option<Vec<AttemptView>>) -> DeliveryView {

@@ -7,22 +7,9 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::delivery::guard::check_webhook_destination;
-use crate::domain::webhook_filters::{FILTER_KEYS, WebhookFilters};
-use crate::domain::webhook_url::{WebhookUrl, parse_webhook_url};
+use crate::domain::webhook_url::WebhookUrl;
 use crate::http::error::ApiError;
-use crate::http::state::AppState;
-
-/// Event types a subscription may register for. `investor.created` exists in the reference
-/// service but not here, so it is refused like any unknown name.
-pub const EVENT_TYPES: [&str; 6] = [
-    "funding.created",
-    "acquisition.created",
-    "job_change.created",
-    "hiring.created",
-    "new_company.created",
-    "system.test",
-];
+use crate::service::{Services, webhooks};
 
 /// Body of `POST /webhooks`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -86,31 +73,12 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
 
 /// `event_types`: a non-empty array of supported names, duplicates removed, order kept.
 pub fn parse_event_types(value: Value) -> Result<Vec<String>, ApiError> {
-    let allowed = EVENT_TYPES.join(", ");
-    let refuse = |detail: String| {
-        ApiError::bad_request(format!(
-            "{detail}event_types must be a non-empty array of: {allowed}"
-        ))
-    };
     let Value::Array(items) = value else {
-        return Err(refuse(String::new()));
+        return Err(webhooks::event_types_refused("").into());
     };
-    let mut types: Vec<String> = Vec::with_capacity(items.len());
-    for item in items {
-        match item.as_str() {
-            Some(name) if EVENT_TYPES.contains(&name) => {
-                if !types.iter().any(|t| t == name) {
-                    types.push(name.to_string());
-                }
-            }
-            Some(name) => return Err(refuse(format!("Unsupported event type {name:?}: "))),
-            None => return Err(refuse(String::new())),
-        }
-    }
-    if types.is_empty() {
-        return Err(refuse(String::new()));
-    }
-    Ok(types)
+    Ok(webhooks::parse_event_types(
+        items.iter().map(Value::as_str),
+    )?)
 }
 
 /// `filters`: an object whose recognised keys carry strings in the format each filter reads;
@@ -125,21 +93,11 @@ pub fn parse_filters(value: Value) -> Result<BTreeMap<String, String>, ApiError>
             ));
         }
     };
-    let mut filters = BTreeMap::new();
-    for (key, value) in entries {
-        if !FILTER_KEYS.contains(&key.as_str()) {
-            continue;
-        }
-        let Value::String(text) = value else {
-            return Err(ApiError::bad_request(format!(
-                "filters.{key} must be a string"
-            )));
-        };
-        filters.insert(key, text);
-    }
-    // Checked with the same parser the fan-out uses, so a stored filter always applies.
-    WebhookFilters::parse(&filters).map_err(ApiError::bad_request)?;
-    Ok(filters)
+    let entries = entries.into_iter().map(|(key, value)| match value {
+        Value::String(text) => (key, Some(text)),
+        _ => (key, None),
+    });
+    Ok(webhooks::parse_filters(entries)?)
 }
 
 /// `active` or `rotate_secret`: a boolean.
@@ -151,24 +109,11 @@ pub fn parse_flag(value: Value, field: &str) -> Result<bool, ApiError> {
 
 /// `endpoint_url`: checked exactly like a monitor's `webhook_url` — syntax, scheme, length, and
 /// that every address it resolves to is public (unless private webhooks are allowed).
-pub async fn check_endpoint_url(state: &AppState, value: Value) -> Result<WebhookUrl, ApiError> {
+pub async fn check_endpoint_url(services: &Services, value: Value) -> Result<WebhookUrl, ApiError> {
     let Value::String(text) = value else {
         return Err(ApiError::bad_request(
             "endpoint_url must be an HTTP or HTTPS URL",
         ));
     };
-    let allow_private = state.config.allow_private_webhooks;
-    let refuse = |e: crate::domain::webhook_url::WebhookUrlError| {
-        ApiError::bad_request(e.message_for("endpoint_url"))
-    };
-    let url = parse_webhook_url(&text, allow_private).map_err(refuse)?;
-    check_webhook_destination(&url, allow_private)
-        .await
-        .map_err(refuse)?;
-    Ok(url)
-}
-
-/// Stored form of filters and event types: JSON text.
-pub fn to_json_text(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
+    Ok(webhooks::check_webhook_url(services, &text, "endpoint_url").await?)
 }

@@ -5,14 +5,13 @@ use axum::response::Response;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::views::{Secret, WebhookView, one_webhook_view, webhook_views};
-use super::{VIA_API, find_active_webhook, owned_by_monitor, webhook_not_found};
+use super::views::{WebhookView, webhook_view};
 use crate::http::auth::Principal;
 use crate::http::envelope::{ok, paginated};
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
-use crate::store::webhooks::{find_webhook_tx, list_active_webhooks, soft_delete_webhook};
+use crate::service::webhooks;
 
 const DEFAULT_LIMIT: i64 = 100;
 const MAX_LIMIT: i64 = 100;
@@ -55,9 +54,8 @@ pub async fn list_webhooks(
         .int_in_range("limit", 1, MAX_LIMIT)?
         .unwrap_or(DEFAULT_LIMIT);
     let offset = query.int_in_range("offset", 0, i64::MAX)?.unwrap_or(0);
-    let team = principal.team_id.as_str();
-    let rows = list_active_webhooks(&state.db, team, limit, offset).await?;
-    let views = webhook_views(&state.db, team, &rows).await?;
+    let list = webhooks::list(&state, &principal.context(), limit, offset).await?;
+    let views: Vec<WebhookView> = list.iter().map(webhook_view).collect();
     let pagination = WebhookPagination {
         limit,
         offset,
@@ -83,9 +81,9 @@ pub async fn get_webhook(
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
-    let row = find_active_webhook(&state.db, &principal.team_id, &raw_id).await?;
-    let view = one_webhook_view(&state.db, &row, Secret::Preview).await?;
-    Ok(ok("webhooks.get", view))
+    let id = parse_path_id(&raw_id, "Webhook")?;
+    let webhook = webhooks::get(&state, &principal.context(), &id).await?;
+    Ok(ok("webhooks.get", webhook_view(&webhook)))
 }
 
 /// Soft-deletes a standalone webhook: it stops receiving events and disappears from list and
@@ -108,19 +106,7 @@ pub async fn delete_webhook(
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
     let id = parse_path_id(&raw_id, "Webhook")?;
-    let team = principal.team_id.as_str();
-    let mut tx = state.db.begin().await?;
-    let row = find_webhook_tx(&mut tx, team, &id)
-        .await?
-        .filter(|row| row.active)
-        .ok_or_else(webhook_not_found)?;
-    if let Some(monitor_id) = &row.monitor_id {
-        return Err(owned_by_monitor(monitor_id));
-    }
-    if !soft_delete_webhook(&mut tx, team, &id, &principal.user_id, VIA_API).await? {
-        return Err(webhook_not_found());
-    }
-    tx.commit().await?;
+    webhooks::delete(&state, &principal.context(), &id).await?;
     let deleted = WebhookDeleted {
         success: true,
         id,

@@ -10,23 +10,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 
-use super::deliveries::find_team_delivery;
-use super::find_active_webhook;
-use crate::delivery::dispatch::SentDelivery;
-use crate::domain::time::{DAY_MS, now_ms, parse_rfc3339_ms};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
-use crate::http::extract::{PathParams, QueryParams, RawJson};
+use crate::http::extract::{PathParams, QueryParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
-use crate::store::StoreError;
-use crate::store::credits::balance;
-use crate::store::deliveries::requeue_failed_since;
-
-/// Furthest back `retry-failed` may reach.
-const MAX_REPLAY_DAYS: i64 = 14;
-/// Test events are free, and so is a manual retry of one.
-const TEST_EVENT: &str = "system.test";
+use crate::service::deliveries::{self, Retried};
+use crate::service::webhooks;
 
 /// The `data` of a test send.
 #[derive(Debug, Serialize, ToSchema)]
@@ -81,9 +71,8 @@ pub async fn test_webhook(
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
-    let team = principal.team_id.as_str();
-    let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
-    let sent = state.dispatcher.send_test(team, &webhook.id).await?;
+    let id = parse_path_id(&raw_id, "Webhook")?;
+    let sent = webhooks::send_test(&state, &principal.context(), &id).await?;
     let data = TestSent {
         success: sent.success,
         delivery_id: sent.delivery_id,
@@ -115,30 +104,10 @@ pub async fn retry_delivery(
     query: QueryParams,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
-    let team = principal.team_id.as_str();
-    let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
-    let delivery = find_team_delivery(&state, team, &webhook.id, &raw_delivery_id).await?;
-    if delivery.status == "done" {
-        return Err(ApiError::conflict("Delivery already succeeded"));
-    }
-    // A successful replay costs a credit; at a balance of 0 it is refused, as list requests are.
-    if delivery.event_type != TEST_EVENT && balance(&state.db, team).await? <= 0 {
-        return Err(ApiError::out_of_credits());
-    }
-    let sent = state
-        .dispatcher
-        .retry_now(&delivery.id)
-        .await
-        .map_err(|err| match err {
-            // The delivery vanished between the check and the send.
-            StoreError::NotFound => ApiError::not_found("Delivery not found"),
-            StoreError::InFlight => ApiError::conflict(
-                "Delivery is being attempted right now; retry it once that attempt has finished",
-            ),
-            err => err.into(),
-        })?;
-    let credits_used = i64::from(sent.success && sent.event_type != TEST_EVENT);
-    let data = retry_data(sent, &delivery.id);
+    let id = parse_path_id(&raw_id, "Webhook")?;
+    let retried = deliveries::retry(&state, &principal.context(), &id, &raw_delivery_id).await?;
+    let credits_used = retried.credits_used;
+    let data = retry_data(retried);
     let body = json!({
         "success": true,
         "data": data,
@@ -147,12 +116,13 @@ pub async fn retry_delivery(
     Ok((StatusCode::OK, Json(body)).into_response())
 }
 
-fn retry_data(sent: SentDelivery, retried_id: &str) -> RetrySent {
+fn retry_data(retried: Retried) -> RetrySent {
+    let Retried {
+        sent, retried_id, ..
+    } = retried;
     RetrySent {
         delivery_id: sent.delivery_id,
-        previous_delivery_id: sent
-            .previous_delivery_id
-            .unwrap_or_else(|| retried_id.to_string()),
+        previous_delivery_id: sent.previous_delivery_id.unwrap_or(retried_id),
         status: sent.status,
         response_status: sent.response_status.unwrap_or(0),
         attempt_count: sent.attempt_count,
@@ -180,34 +150,15 @@ pub async fn retry_failed(
     body: RawJson,
 ) -> Result<Response, ApiError> {
     query.allow_only(&[])?;
-    let team = principal.team_id.as_str();
-    let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
+    let id = parse_path_id(&raw_id, "Webhook")?;
+    let ctx = principal.context();
+    // The webhook first: an unknown one is 404 whatever the body says.
+    webhooks::find_active(&state, &ctx, &id).await?;
     let body: RetryFailedBody = body.parse()?;
-    let now = now_ms();
-    let since = parse_since(body.since, now)?;
-    let mut tx = state.db.begin().await?;
-    let queued = requeue_failed_since(&mut tx, &webhook.id, since, now).await?;
-    tx.commit().await?;
-    if queued > 0 {
-        state.dispatcher.wake();
-    }
+    let since = body.since.as_ref().and_then(Value::as_str);
+    let queued = deliveries::retry_failed(&state, &ctx, &id, since).await?;
     Ok(ok(
         "webhooks.deliveries.retry_failed",
         json!({ "queued": queued }),
     ))
-}
-
-/// `since`: an RFC 3339 time no more than 14 days back (a future one simply matches nothing).
-fn parse_since(value: Option<Value>, now: i64) -> Result<i64, ApiError> {
-    let message =
-        format!("since must be an RFC 3339 date-time within the last {MAX_REPLAY_DAYS} days");
-    let since = value
-        .as_ref()
-        .and_then(Value::as_str)
-        .and_then(parse_rfc3339_ms)
-        .ok_or_else(|| ApiError::bad_request(message.clone()))?;
-    if since < now - MAX_REPLAY_DAYS * DAY_MS {
-        return Err(ApiError::bad_request(message));
-    }
-    Ok(since)
 }

@@ -1,17 +1,14 @@
 //! The Webhook resource as clients see it: the full secret only in the response that minted it,
 //! `secret_preview` everywhere else, and delivery statistics on every read.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::domain::time::format_ms;
 use crate::domain::webhook_secret::secret_preview;
-use crate::http::error::ApiError;
-use crate::store::Db;
-use crate::store::delivery_history::{WebhookStats, webhook_stats};
-use crate::store::webhooks::WebhookRow;
+use crate::service::webhooks::Webhook;
 
 /// A webhook subscription.
 #[derive(Debug, Serialize, ToSchema)]
@@ -53,24 +50,21 @@ pub struct WebhookStatsView {
     pub consecutive_failures: i64,
 }
 
-/// Whether a response shows the full secret (it was just minted) or only its preview.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Secret {
-    Shown,
-    Preview,
-}
-
-/// Builds the client view of a stored webhook.
-pub fn webhook_view(row: &WebhookRow, secret: Secret, stats: WebhookStats) -> WebhookView {
-    let (full, preview) = match secret {
-        Secret::Shown => (Some(row.secret.clone()), None),
-        Secret::Preview => (None, Some(secret_preview(&row.secret))),
+/// Builds the client view of a webhook: the full secret when the call minted it, else only its
+/// preview.
+pub fn webhook_view(webhook: &Webhook) -> WebhookView {
+    let row = &webhook.row;
+    let (full, preview) = if webhook.secret_minted {
+        (Some(row.secret.clone()), None)
+    } else {
+        (None, Some(secret_preview(&row.secret)))
     };
+    let stats = &webhook.stats;
     WebhookView {
         id: row.id.clone(),
         endpoint_url: row.endpoint_url.clone(),
-        event_types: serde_json::from_str(&row.event_types).unwrap_or_default(),
-        filters: serde_json::from_str(&row.filters).unwrap_or_default(),
+        event_types: webhook.event_types.clone(),
+        filters: webhook.filters.clone(),
         active: row.active && row.monitor_active != Some(false),
         monitor_id: row.monitor_id.clone(),
         created_at: format_ms(row.created_at),
@@ -88,34 +82,4 @@ pub fn webhook_view(row: &WebhookRow, secret: Secret, stats: WebhookStats) -> We
             consecutive_failures: stats.consecutive_failures,
         },
     }
-}
-
-/// Views of several webhooks with their statistics, read in one round trip.
-pub async fn webhook_views(
-    db: &Db,
-    team_id: &str,
-    rows: &[WebhookRow],
-) -> Result<Vec<WebhookView>, ApiError> {
-    let ids: Vec<String> = rows.iter().map(|row| row.id.clone()).collect();
-    let mut stats: HashMap<String, WebhookStats> = webhook_stats(db, team_id, &ids).await?;
-    Ok(rows
-        .iter()
-        .map(|row| {
-            let row_stats = stats.remove(&row.id).unwrap_or_default();
-            webhook_view(row, Secret::Preview, row_stats)
-        })
-        .collect())
-}
-
-/// The view of one webhook with its statistics.
-pub async fn one_webhook_view(
-    db: &Db,
-    row: &WebhookRow,
-    secret: Secret,
-) -> Result<WebhookView, ApiError> {
-    let stats = webhook_stats(db, &row.team_id, std::slice::from_ref(&row.id))
-        .await?
-        .remove(&row.id)
-        .unwrap_or_default();
-    Ok(webhook_view(row, secret, stats))
 }
