@@ -4,7 +4,15 @@
 //! it needs, applies the team's limits, and returns typed results or a [`ServiceError`]; it
 //! knows nothing of HTTP.
 
+pub mod companies;
+pub mod credits;
+pub mod enrichment;
 pub mod error;
+pub mod imports;
+pub mod keys;
+pub mod lists;
+pub mod signals;
+pub mod teams;
 
 use std::sync::Arc;
 

@@ -17,6 +17,7 @@ pub mod company_names;
 pub mod count_cache;
 pub mod credits;
 pub mod deliveries;
+pub mod demo;
 pub mod delivery_history;
 pub mod enrichment;
 pub mod error;
