@@ -13,8 +13,8 @@ use super::rate_limit::RateDecision;
 use super::state::AppState;
 use crate::domain::subscription::SubscriptionStatus;
 use crate::domain::time::now_ms;
-use crate::service::{TeamContext, Via};
 use crate::service::keys::{self, KeyOwner};
+use crate::service::{TeamContext, Via};
 
 /// The caller of a team API request: which team, and which user's key.
 #[derive(Debug, Clone)]

@@ -59,9 +59,8 @@ pub async fn list(
 /// error, not an empty list.
 pub fn company_record(row: &CompanyRow) -> Result<Value, StoreError> {
     let decode = |column: &str, text: &str| {
-        serde_json::from_str::<Value>(text).map_err(|err| {
-            StoreError::Corrupt(format!("{column} of company {}: {err}", row.id))
-        })
+        serde_json::from_str::<Value>(text)
+            .map_err(|err| StoreError::Corrupt(format!("{column} of company {}: {err}", row.id)))
     };
     let growth_info = match row.growth_info.as_deref() {
         Some(text) => decode("growth_info", text)?,

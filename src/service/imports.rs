@@ -111,7 +111,11 @@ pub async fn demo_company(db: &Db, pick: u32) -> Result<Option<String>, ServiceE
 }
 
 /// Stores one live demo signal of `kind` directly (the demo feed runs beside the server).
-pub async fn add_demo_signal(db: &Db, kind: SignalType, record: Record) -> Result<(), ServiceError> {
+pub async fn add_demo_signal(
+    db: &Db,
+    kind: SignalType,
+    record: Record,
+) -> Result<(), ServiceError> {
     ingest_signals(db, kind, vec![Ok(record)]).await?;
     Ok(())
 }

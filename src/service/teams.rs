@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
+use super::ServiceError;
 use crate::domain::subscription::SubscriptionStatus;
 use crate::domain::time::format_ms;
-use super::ServiceError;
 use crate::store::Db;
 use crate::store::teams::{self, NewTeam, TeamRow};
 

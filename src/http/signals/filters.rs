@@ -2,8 +2,8 @@
 
 use super::identity::parse_identity;
 use super::params::{
-    countries, date_range, funding_subcategories, int_range, list, lower_list, paging,
-    sorting, text,
+    countries, date_range, funding_subcategories, int_range, list, lower_list, paging, sorting,
+    text,
 };
 use crate::domain::keyword_query::parse_keyword_query;
 use crate::domain::signal_type::SignalType;

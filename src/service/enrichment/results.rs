@@ -90,7 +90,11 @@ pub fn input_of(row: &ResultRow) -> Result<Map<String, Value>, StoreError> {
 }
 
 /// A stored JSON object of an enrichment row; anything else is corrupt.
-fn decode_object(text: &str, column: &str, row_index: i64) -> Result<Map<String, Value>, StoreError> {
+fn decode_object(
+    text: &str,
+    column: &str,
+    row_index: i64,
+) -> Result<Map<String, Value>, StoreError> {
     serde_json::from_str(text).map_err(|err| {
         StoreError::Corrupt(format!("{column} of enrichment row {row_index}: {err}"))
     })

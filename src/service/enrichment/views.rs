@@ -134,9 +134,7 @@ pub async fn job_view(
 ) -> Result<JobView, ServiceError> {
     let mut rows = processed_rows(db, &job.id, from, limit + 1).await?;
     let next_cursor = match rows.len() > limit as usize {
-        true => rows
-            .pop()
-            .map(|next| cursor_for(next.row_index)),
+        true => rows.pop().map(|next| cursor_for(next.row_index)),
         false => None,
     };
     Ok(JobView {

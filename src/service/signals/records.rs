@@ -15,9 +15,8 @@ use crate::store::signal_lists::SignalListRow;
 /// Builds the record of a list answer for `row`, with the given `match_confidence`. A payload
 /// that is not a JSON object is corrupt: showing it empty would hide the loss.
 pub fn signal_record(row: &SignalListRow, match_confidence: &str) -> Result<Value, StoreError> {
-    let payload: Map<String, Value> = serde_json::from_str(&row.payload).map_err(|err| {
-        StoreError::Corrupt(format!("payload of signal {}: {err}", row.id))
-    })?;
+    let payload: Map<String, Value> = serde_json::from_str(&row.payload)
+        .map_err(|err| StoreError::Corrupt(format!("payload of signal {}: {err}", row.id)))?;
     let field = |key: &str| payload.get(key).cloned().unwrap_or(Value::Null);
     let mut out = Map::new();
     let kind = SignalType::parse(&row.kind).unwrap_or(SignalType::FundingRound);
