@@ -14,7 +14,6 @@ pub mod domain;
 pub mod enrichment;
 pub mod http;
 pub mod ingest;
-pub mod operator;
 pub mod research;
 pub mod service;
 pub mod store;

@@ -5,7 +5,8 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use crate::config::DatabaseArgs;
-use crate::operator::{self, TeamRequest, check_changes};
+use crate::service::keys;
+use crate::service::teams::{self, TeamRequest, check_changes};
 use crate::store::Db;
 
 /// Options of `admin`.
@@ -148,7 +149,7 @@ async fn execute(
                 subscription_status,
                 rate_limit_per_minute,
             };
-            json(operator::create_team(db, request).await?)
+            json(teams::create_team(db, request).await?)
         }
         AdminCommand::Team(TeamCommand::Update {
             team,
@@ -157,17 +158,17 @@ async fn execute(
             rate_limit_per_minute,
         }) => {
             let changes = check_changes(credits, subscription_status, rate_limit_per_minute)?;
-            json(operator::update_team(db, &team.into_id(), changes, default_rate).await?)
+            json(teams::update_team(db, &team.into_id(), changes, default_rate).await?)
         }
         AdminCommand::Member(MemberCommand::Add { team, email }) => {
-            json(operator::add_member(db, &team.into_id(), &email).await?)
+            json(teams::add_member(db, &team.into_id(), &email).await?)
         }
         AdminCommand::Key(KeyCommand::Revoke {
             api_key,
             api_key_flag,
         }) => {
             let api_key = api_key.or(api_key_flag).unwrap_or_default();
-            operator::revoke_key(db, &api_key).await?;
+            keys::revoke_key(db, &api_key).await?;
             json(serde_json::json!({ "revoked": true }))
         }
     }

@@ -14,23 +14,15 @@ use tokio_util::sync::CancellationToken;
 use crate::demo::{DemoOptions, Scale, generate};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, now_ms};
-use crate::ingest::files::{import_file, plan};
-use crate::ingest::signals::ingest_signals;
-use crate::operator::{self, TeamRequest};
+use crate::service::imports::{add_demo_signal, demo_company, is_fresh, seed_demo};
 use crate::store::Db;
 
 /// Seconds between two live demo signals.
 const FEED_PERIOD: Duration = Duration::from_secs(15);
 
-/// True when the database holds no team yet.
+/// True when the database holds no team yet; a database that cannot be read is not seeded.
 pub async fn is_empty(db: &Db) -> bool {
-    crate::on_db!(db, |pool| sqlx::query_scalar::<_, i64>(
-        "SELECT COUNT(*) FROM teams"
-    )
-    .fetch_one(pool)
-    .await
-    .map(|n| n == 0)
-    .unwrap_or(false))
+    is_fresh(db).await.unwrap_or(false)
 }
 
 /// Loads the demo data set and team into an empty database and prints how to try it.
@@ -46,19 +38,7 @@ pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
     };
     println!("Generating and loading the demo data set…");
     generate(&options, &ProgressBar::hidden())?;
-    for (path, kind) in plan(dir.path())? {
-        import_file(db, &path, kind, |_| {}).await?;
-    }
-    let team = operator::create_team(
-        db,
-        TeamRequest {
-            name: "Demo team".into(),
-            owner_email: "demo@signalwatch.local".into(),
-            ..TeamRequest::default()
-        },
-    )
-    .await?;
-    let key = team.api_key;
+    let key = seed_demo(db, dir.path()).await?.api_key;
     println!("Demo team created. API key (shown once): {key}");
     println!("Try:");
     println!(
@@ -80,30 +60,15 @@ pub async fn live_feed(db: Db, shutdown: CancellationToken) {
             _ = shutdown.cancelled() => return,
             _ = tokio::time::sleep(FEED_PERIOD) => {}
         }
-        let Ok(Some(company_id)) = random_company(&db, rng.random()).await else {
+        let Ok(Some(company_id)) = demo_company(&db, rng.random()).await else {
             continue;
         };
         let (kind, record) = new_signal(&mut rng, &company_id);
-        let records = vec![Ok(record.as_object().cloned().unwrap_or_default())];
-        if let Err(err) = ingest_signals(&db, kind, records).await {
+        let record = record.as_object().cloned().unwrap_or_default();
+        if let Err(err) = add_demo_signal(&db, kind, record).await {
             tracing::warn!(error = %err, "demo signal not stored");
         }
     }
-}
-
-async fn random_company(db: &Db, pick: u32) -> Result<Option<String>, sqlx::Error> {
-    crate::on_db!(db, |pool| {
-        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM companies")
-            .fetch_one(pool)
-            .await?;
-        if count == 0 {
-            return Ok(None);
-        }
-        sqlx::query_scalar("SELECT id FROM companies ORDER BY id LIMIT 1 OFFSET $1")
-            .bind(i64::from(pick) % count)
-            .fetch_optional(pool)
-            .await
-    })
 }
 
 fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {

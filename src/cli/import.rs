@@ -8,7 +8,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::config::DatabaseArgs;
-use crate::ingest::files::{import_file, plan};
+use crate::service::imports::{import_file, plan_files};
 use crate::store::Db;
 
 /// Options of `import`.
@@ -27,7 +27,7 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<()> {
     db.migrate().await?;
     let started = Instant::now();
     let mut total = 0usize;
-    for (path, kind) in plan(&args.path)? {
+    for (path, kind) in plan_files(&args.path)? {
         let size = std::fs::metadata(&path)?.len();
         let bar = ProgressBar::new(size).with_message(path.display().to_string());
         bar.set_style(

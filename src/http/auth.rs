@@ -13,8 +13,8 @@ use super::rate_limit::RateDecision;
 use super::state::AppState;
 use crate::domain::subscription::SubscriptionStatus;
 use crate::domain::time::now_ms;
+use crate::service::keys::{self, KeyOwner};
 use crate::service::{TeamContext, Via};
-use crate::store::teams;
 
 /// The caller of a team API request: which team, and which user's key.
 #[derive(Debug, Clone)]
@@ -117,10 +117,10 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
         .filter(|token| !token.is_empty())
 }
 
-async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<teams::KeyOwner, ApiError> {
+async fn authenticate(state: &AppState, headers: &HeaderMap) -> Result<KeyOwner, ApiError> {
     let key = bearer_token(headers)
         .ok_or_else(|| ApiError::invalid_api_key("Invalid API key. No key found."))?;
-    teams::find_key_owner(&state.db, key)
+    keys::find_owner(&state.db, key)
         .await?
         .ok_or_else(|| ApiError::invalid_api_key("Invalid API key"))
 }

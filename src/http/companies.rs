@@ -7,13 +7,12 @@ use crate::http::auth::Principal;
 use crate::http::charged::charged_list;
 use crate::http::error::ApiError;
 use crate::http::extract::QueryParams;
-use crate::http::signals::identity::strict_company_ids;
 use crate::http::signals::pagination::PagePagination;
 use crate::http::signals::params::{
     company_domains, company_linkedin_urls, countries, int_range, lower_list, paging, sorting, text,
 };
 use crate::http::state::AppState;
-use crate::store::company_lists::{CompanyQuery, CompanyRow, count_companies, list_companies};
+use crate::service::companies::{self, CompanyListRequest, CompanyQuery};
 
 const ALLOWED: &[&str] = &[
     "page",
@@ -63,7 +62,7 @@ pub async fn list(
     let (employee_min, employee_max) =
         int_range(&q, "employee_count_min", "employee_count_max", 0)?;
     let (founded_min, founded_max) = int_range(&q, "founded_year_min", "founded_year_max", 1800)?;
-    let mut query = CompanyQuery {
+    let query = CompanyQuery {
         search: text(&q, "search"),
         countries: countries(&q, "countries")?,
         exclude_countries: countries(&q, "exclude_countries")?,
@@ -76,30 +75,15 @@ pub async fn list(
         founded_max,
         sort_column,
         order,
-        limit: paging.limit,
-        offset: (paging.page - 1) * paging.limit,
         ..CompanyQuery::default()
     };
-    query.ids = identity(&state, &q).await?;
-    let team = principal.team_id.as_str();
-    let total = count_companies(&state.db, &state.counts, &query).await?;
-    let pagination = PagePagination::new(paging.page, paging.limit, total);
-    charged_list(
-        &state,
-        team,
-        "companies.list",
-        pagination,
-        paging.count_only,
-        || async {
-            let rows = list_companies(&state.db, &query).await?;
-            Ok(rows.iter().map(CompanyRow::record).collect())
-        },
-    )
-    .await
-}
-
-async fn identity(state: &AppState, q: &QueryParams) -> Result<Option<Vec<String>>, ApiError> {
-    let domains = company_domains(q, "domain")?;
-    let pages = company_linkedin_urls(q, "linkedin_url")?;
-    strict_company_ids(&state.db, &domains, &pages).await
+    let request = CompanyListRequest {
+        query,
+        domains: company_domains(&q, "domain")?,
+        linkedin_pages: company_linkedin_urls(&q, "linkedin_url")?,
+        paging,
+    };
+    let answer = companies::list(&state, &principal.context(), request).await?;
+    let pagination = PagePagination::new(paging.page, paging.limit, answer.total);
+    Ok(charged_list("companies.list", pagination, answer.page))
 }

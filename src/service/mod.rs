@@ -4,10 +4,18 @@
 //! it needs, applies the team's limits, and returns typed results or a [`ServiceError`]; it
 //! knows nothing of HTTP.
 
+pub mod companies;
+pub mod credits;
 pub mod deliveries;
+pub mod enrichment;
 pub mod error;
+pub mod imports;
+pub mod keys;
+pub mod lists;
 pub mod monitors;
+pub mod signals;
 pub mod targets;
+pub mod teams;
 pub mod webhooks;
 
 use std::sync::Arc;

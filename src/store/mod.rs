@@ -18,6 +18,7 @@ pub mod count_cache;
 pub mod credits;
 pub mod deliveries;
 pub mod delivery_history;
+pub mod demo;
 pub mod enrichment;
 pub mod error;
 pub mod monitors;

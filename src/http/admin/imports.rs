@@ -10,15 +10,12 @@ use crate::http::envelope::ok;
 use crate::http::error::ApiError;
 use crate::http::extract::PathParams;
 use crate::http::state::AppState;
-use crate::ingest::fields::Record;
-use crate::ingest::records::parse_records;
-use crate::ingest::{RecordError, ingest_companies, ingest_people};
-use crate::research::sweep_pending_targets;
+use crate::service::imports::{self, ParsedRecords, Record};
 
 /// Reads an import body (JSON array or NDJSON) into per-record results.
 async fn read_records<T: serde::de::DeserializeOwned>(
     req: Request,
-) -> Result<Vec<Result<T, RecordError>>, ApiError> {
+) -> Result<ParsedRecords<T>, ApiError> {
     let is_json = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -32,7 +29,7 @@ async fn read_records<T: serde::de::DeserializeOwned>(
     let body = axum::body::to_bytes(req.into_body(), super::MAX_ADMIN_BODY)
         .await
         .map_err(|_| ApiError::payload_too_large())?;
-    parse_records(&body).map_err(ApiError::bad_request)
+    imports::parse_records(&body).map_err(ApiError::bad_request)
 }
 
 /// `POST /admin/v1/companies`: upserts companies; pending targets that match resolve at once.
@@ -41,8 +38,7 @@ pub async fn import_companies(
     req: Request,
 ) -> Result<Response, ApiError> {
     let records = read_records::<CompanyRecord>(req).await?;
-    let report = ingest_companies(&state.db, records).await?;
-    state.dispatcher.wake();
+    let report = imports::import_companies(&state, records).await?;
     Ok(ok("admin.companies.import", report))
 }
 
@@ -52,8 +48,7 @@ pub async fn import_people(
     req: Request,
 ) -> Result<Response, ApiError> {
     let records = read_records::<PersonRecord>(req).await?;
-    let report = ingest_people(&state.db, records).await?;
-    state.dispatcher.wake();
+    let report = imports::import_people(&state, records).await?;
     Ok(ok("admin.people.import", report))
 }
 
@@ -78,17 +73,12 @@ pub async fn import_signals(
         ApiError::not_found("Unknown signal kind: use funding, hiring, acquisitions or job-changes")
     })?;
     let records = read_records::<Record>(req).await?;
-    let report = state
-        .ingest
-        .ingest(kind, records)
-        .await
-        .map_err(|err| ApiError::internal(err.to_string()))?;
-    state.dispatcher.wake();
+    let report = imports::import_signals(&state, kind, records).await?;
     Ok(ok("admin.signals.import", report))
 }
 
 /// `POST /admin/v1/research/run`: re-checks every pending target now.
 pub async fn run_research(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let report = sweep_pending_targets(&state.db).await?;
+    let report = imports::run_research(&state.db).await?;
     Ok(ok("admin.research.run", report))
 }

@@ -9,7 +9,8 @@ use crate::http::envelope::{created, ok};
 use crate::http::error::ApiError;
 use crate::http::extract::{JsonBody, PathParams, RawJson, parse_path_id};
 use crate::http::state::AppState;
-use crate::operator::{self, OperatorError, TeamRequest, check_changes};
+use crate::service::keys;
+use crate::service::teams::{self, TeamRequest, check_changes};
 
 /// Body of `POST /admin/v1/teams`.
 #[derive(Debug, Deserialize)]
@@ -51,16 +52,6 @@ pub struct RevokeBody {
     pub api_key: String,
 }
 
-impl From<OperatorError> for ApiError {
-    fn from(err: OperatorError) -> ApiError {
-        match err {
-            OperatorError::Invalid(message) => ApiError::bad_request(message),
-            OperatorError::NotFound(what) => ApiError::not_found(format!("{what} not found")),
-            OperatorError::Store(err) => ApiError::internal(err),
-        }
-    }
-}
-
 /// Creates a team with its owner and returns the owner's API key, once.
 pub async fn create_team(
     State(state): State<AppState>,
@@ -73,7 +64,7 @@ pub async fn create_team(
         subscription_status: body.subscription_status,
         rate_limit_per_minute: body.rate_limit_per_minute,
     };
-    let team = operator::create_team(&state.db, request).await?;
+    let team = teams::create_team(&state.db, request).await?;
     Ok(created("admin.teams.create", team))
 }
 
@@ -83,7 +74,7 @@ pub async fn get_team(
     PathParams(raw_id): PathParams<String>,
 ) -> Result<Response, ApiError> {
     let id = parse_path_id(&raw_id, "Team")?;
-    let team = operator::get_team(&state.db, &id, state.config.rate_limit_per_minute).await?;
+    let team = teams::get_team(&state.db, &id, state.config.rate_limit_per_minute).await?;
     Ok(ok("admin.teams.get", team))
 }
 
@@ -101,7 +92,7 @@ pub async fn update_team(
         body.rate_limit_per_minute,
     )?;
     let team =
-        operator::update_team(&state.db, &id, changes, state.config.rate_limit_per_minute).await?;
+        teams::update_team(&state.db, &id, changes, state.config.rate_limit_per_minute).await?;
     Ok(ok("admin.teams.update", team))
 }
 
@@ -113,7 +104,7 @@ pub async fn add_member(
 ) -> Result<Response, ApiError> {
     let id = parse_path_id(&raw_id, "Team")?;
     let body: MemberBody = body.parse()?;
-    let member = operator::add_member(&state.db, &id, &body.email).await?;
+    let member = teams::add_member(&state.db, &id, &body.email).await?;
     Ok(created("admin.members.add", member))
 }
 
@@ -122,6 +113,6 @@ pub async fn revoke_key(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<RevokeBody>,
 ) -> Result<Response, ApiError> {
-    operator::revoke_key(&state.db, &body.api_key).await?;
+    keys::revoke_key(&state.db, &body.api_key).await?;
     Ok(ok("admin.keys.revoke", json!({ "revoked": true })))
 }

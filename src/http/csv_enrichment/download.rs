@@ -5,20 +5,15 @@
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::errors::{in_csv_terms, job_not_found};
 use super::read::owned_job;
-use super::results::{company_domain, row_companies};
 use crate::http::auth::Principal;
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams};
 use crate::http::state::AppState;
-use crate::store::enrichment::lookup::begin_read;
-use crate::store::enrichment::processed_rows;
-
-/// Rows read per statement while writing the file.
-const PAGE_ROWS: i64 = 500;
+use crate::service::enrichment::download::{download_rows, input_columns};
 
 const RESULT_COLUMNS: [&str; 7] = [
     "matched",
@@ -50,31 +45,21 @@ pub async fn results_csv(
     query.allow_only(&[]).map_err(in_csv_terms)?;
     let PathParams(raw_id) = path.map_err(|_| job_not_found())?;
     let job = owned_job(&state, &principal, &raw_id).await?;
-    let columns: Vec<String> = serde_json::from_str(&job.columns).unwrap_or_default();
+    let columns = input_columns(&job)?;
+    let rows = download_rows(&state, &job).await?;
     let mut out = csv::Writer::from_writer(Vec::new());
     let header = columns.iter().map(String::as_str).chain(RESULT_COLUMNS);
     out.write_record(header).map_err(ApiError::internal)?;
-    let mut from = 0;
-    loop {
-        let rows = processed_rows(&state.db, &job.id, from, PAGE_ROWS).await?;
-        let Some(last) = rows.last() else { break };
-        from = last.row_index + 1;
-        let mut tx = begin_read(&state.db).await?;
-        let companies = row_companies(&mut tx, &rows).await?;
-        drop(tx);
-        for row in &rows {
-            let input: Map<String, Value> = serde_json::from_str(&row.input).unwrap_or_default();
-            let mut record: Vec<String> = columns.iter().map(|c| cell(input.get(c))).collect();
-            let company = row.company_id.as_ref().and_then(|id| companies.get(id));
-            record.push(row.matched.to_string());
-            record.push(row.company_id.clone().unwrap_or_default());
-            record.push(company.map(|c| c.name.clone()).unwrap_or_default());
-            record.push(company.and_then(company_domain).unwrap_or_default());
-            record.push(text(company.and_then(|c| c.industry.clone())));
-            record.push(text(company.and_then(|c| c.headquarters_country.clone())));
-            record.push(text(company.and_then(|c| c.employee_count)));
-            out.write_record(&record).map_err(ApiError::internal)?;
-        }
+    for row in rows {
+        let mut record: Vec<String> = columns.iter().map(|c| cell(row.input.get(c))).collect();
+        record.push(row.matched.to_string());
+        record.push(row.company_id.unwrap_or_default());
+        record.push(row.company_name.unwrap_or_default());
+        record.push(row.company_domain.unwrap_or_default());
+        record.push(text(row.industry));
+        record.push(text(row.country));
+        record.push(text(row.employee_count));
+        out.write_record(&record).map_err(ApiError::internal)?;
     }
     let bytes = out.into_inner().map_err(ApiError::internal)?;
     let disposition = format!("attachment; filename=\"enrichment-{}.csv\"", job.id);

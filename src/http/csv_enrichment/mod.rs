@@ -6,5 +6,3 @@ pub mod create;
 pub mod download;
 pub mod errors;
 pub mod read;
-pub mod results;
-pub mod views;

@@ -4,21 +4,16 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use super::errors::{in_csv_terms, job_expired, job_not_found};
-use super::views::{JobView, job_view};
-use crate::enrichment::is_expired;
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams};
 use crate::http::state::AppState;
-use crate::store::enrichment::{JobRow, find_job};
+use crate::service::enrichment::views::{JobView, row_of_cursor};
+use crate::service::enrichment::{self, DEFAULT_LIMIT, JobLookup, JobRow};
 
-/// Results per page unless `limit` says otherwise.
-pub const DEFAULT_LIMIT: i64 = 50;
 const MAX_LIMIT: i64 = 100;
 
 /// Retrieves a job and a page of its results.
@@ -45,7 +40,7 @@ pub async fn get_job(
     let (from, limit) = page_of(&query).map_err(in_csv_terms)?;
     let PathParams(raw_id) = path.map_err(|_| job_not_found())?;
     let job = owned_job(&state, &principal, &raw_id).await?;
-    let view = job_view(&state.db, &job, from, limit).await?;
+    let view = enrichment::read_job(&state, &job, from, limit).await?;
     Ok(ok("csv.enrichment.get", view))
 }
 
@@ -57,7 +52,8 @@ fn page_of(query: &QueryParams) -> Result<(i64, i64), ApiError> {
         .unwrap_or(DEFAULT_LIMIT);
     // An empty cursor (a client passing back a null nextCursor) asks for the first page.
     let from = match query.get("cursor").filter(|c| !c.trim().is_empty()) {
-        Some(cursor) => row_of_cursor(cursor)?,
+        Some(cursor) => row_of_cursor(cursor)
+            .ok_or_else(|| ApiError::bad_request("cursor is not a cursor this API returned"))?,
         None => 0,
     };
     Ok((from, limit))
@@ -69,42 +65,9 @@ pub async fn owned_job(
     principal: &Principal,
     raw_id: &str,
 ) -> Result<JobRow, ApiError> {
-    let id = uuid::Uuid::parse_str(raw_id)
-        .map_err(|_| job_not_found())?
-        .to_string();
-    let job = find_job(&state.db, &principal.team_id, &id)
-        .await?
-        .ok_or_else(job_not_found)?;
-    if is_expired(job.created_at, state.clock.now_ms()) {
-        return Err(job_expired());
-    }
-    Ok(job)
-}
-
-/// The cursor of the page starting at row `row_index`: opaque to clients.
-pub fn cursor_for(row_index: i64) -> String {
-    URL_SAFE_NO_PAD.encode(format!("row:{row_index}"))
-}
-
-fn row_of_cursor(cursor: &str) -> Result<i64, ApiError> {
-    URL_SAFE_NO_PAD
-        .decode(cursor.trim())
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .and_then(|text| text.strip_prefix("row:")?.parse::<i64>().ok())
-        .filter(|row| *row >= 0)
-        .ok_or_else(|| ApiError::bad_request("cursor is not a cursor this API returned"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_cursor_reads_back_to_its_row_and_others_are_refused() {
-        assert_eq!(row_of_cursor(&cursor_for(250)).unwrap(), 250);
-        for bad in ["", "abc", "cm93Oi0x", &URL_SAFE_NO_PAD.encode("row:x")] {
-            assert!(row_of_cursor(bad).is_err(), "{bad}");
-        }
+    match enrichment::find_owned_job(state, &principal.context(), raw_id).await? {
+        JobLookup::Live(job) => Ok(*job),
+        JobLookup::Missing => Err(job_not_found()),
+        JobLookup::Expired => Err(job_expired()),
     }
 }

@@ -1,9 +1,9 @@
 //! Each signal list's parameters: which it accepts, and how they become a [`SignalQuery`].
 
-use super::identity::{Identity, resolve_identity};
+use super::identity::parse_identity;
 use super::params::{
-    Paging, countries, date_range, funding_subcategories, int_range, list, lower_list, paging,
-    sorting, text,
+    countries, date_range, funding_subcategories, int_range, list, lower_list, paging, sorting,
+    text,
 };
 use crate::domain::keyword_query::parse_keyword_query;
 use crate::domain::signal_type::SignalType;
@@ -11,8 +11,7 @@ use crate::domain::target::normalize_linkedin_profile;
 use crate::domain::vocabulary as vocab;
 use crate::http::error::ApiError;
 use crate::http::extract::QueryParams;
-use crate::store::Db;
-use crate::store::signal_query::SignalQuery;
+use crate::service::signals::{SignalListRequest, SignalQuery};
 
 const COMMON: &[&str] = &[
     "page",
@@ -89,13 +88,6 @@ const JOB_CHANGES: &[&str] = &[
     "seniorities",
 ];
 
-/// A parsed list request.
-pub struct ListRequest {
-    pub query: SignalQuery,
-    pub paging: Paging,
-    pub match_confidence: &'static str,
-}
-
 fn allowed(kind: SignalType) -> Vec<&'static str> {
     let own: &[&[&str]] = match kind {
         SignalType::FundingRound => &[COMPANY_ATTRS, FUNDING],
@@ -154,11 +146,7 @@ fn sort_fields(kind: SignalType) -> (&'static [(&'static str, &'static str)], &'
 }
 
 /// Validates every parameter of a `kind` list request and builds its query.
-pub async fn parse_request(
-    db: &Db,
-    kind: SignalType,
-    q: &QueryParams,
-) -> Result<ListRequest, ApiError> {
+pub fn parse_request(kind: SignalType, q: &QueryParams) -> Result<SignalListRequest, ApiError> {
     q.allow_only(&allowed(kind))?;
     let paging = paging(q)?;
     let (sort_column, order) = {
@@ -172,8 +160,6 @@ pub async fn parse_request(
         until_ms,
         sort_column,
         order,
-        limit: paging.limit,
-        offset: (paging.page - 1) * paging.limit,
         ..SignalQuery::default()
     };
     company_attributes(&mut query, q)?;
@@ -189,15 +175,11 @@ pub async fn parse_request(
     } else {
         &["company_linkedin_url"]
     };
-    let Identity {
-        company_ids,
-        match_confidence,
-    } = resolve_identity(db, q, "company_domain", linkedin_params).await?;
-    query.company_ids = company_ids;
-    Ok(ListRequest {
+    let identity = parse_identity(q, "company_domain", linkedin_params)?;
+    Ok(SignalListRequest {
         query,
+        identity,
         paging,
-        match_confidence,
     })
 }
 

@@ -5,21 +5,19 @@ pub mod filters;
 pub mod identity;
 pub mod pagination;
 pub mod params;
-pub mod records;
 
 use axum::extract::State;
 use axum::response::Response;
 
 use self::filters::parse_request;
 use self::pagination::PagePagination;
-use self::records::signal_record;
 use crate::domain::signal_type::SignalType;
 use crate::http::auth::Principal;
 use crate::http::charged::charged_list;
 use crate::http::error::ApiError;
 use crate::http::extract::QueryParams;
 use crate::http::state::AppState;
-use crate::store::signal_lists::{count_signals, list_signals};
+use crate::service::signals;
 
 /// The `meta.endpoint` name of each list.
 pub fn endpoint_name(kind: SignalType) -> &'static str {
@@ -37,26 +35,11 @@ async fn list(
     kind: SignalType,
     params: &QueryParams,
 ) -> Result<Response, ApiError> {
-    let request = parse_request(&state.db, kind, params).await?;
-    let endpoint = endpoint_name(kind);
-    let team = principal.team_id.as_str();
-    let total = count_signals(&state.db, &state.counts, &request.query).await?;
-    let pagination = PagePagination::new(request.paging.page, request.paging.limit, total);
-    charged_list(
-        state,
-        team,
-        endpoint,
-        pagination,
-        request.paging.count_only,
-        || async {
-            let rows = list_signals(&state.db, &state.counts, &request.query).await?;
-            Ok(rows
-                .iter()
-                .map(|row| signal_record(row, request.match_confidence))
-                .collect())
-        },
-    )
-    .await
+    let request = parse_request(kind, params)?;
+    let paging = request.paging;
+    let answer = signals::list(state, &principal.context(), request).await?;
+    let pagination = PagePagination::new(paging.page, paging.limit, answer.total);
+    Ok(charged_list(endpoint_name(kind), pagination, answer.page))
 }
 
 /// `GET /signals/funding`.

@@ -12,18 +12,11 @@ use crate::domain::target::{
 use crate::domain::vocabulary::parse_subcategories;
 use crate::http::error::ApiError;
 use crate::http::extract::QueryParams;
-use crate::store::signal_query::Order;
+use crate::service::lists::Order;
+pub use crate::service::lists::Paging;
 
 /// Most values `company_domain` or `company_linkedin_url` may carry.
 pub const MAX_IDENTIFIERS: usize = 50;
-
-/// Page, page size and whether only the count is wanted.
-#[derive(Debug, Clone, Copy)]
-pub struct Paging {
-    pub page: i64,
-    pub limit: i64,
-    pub count_only: bool,
-}
 
 /// Reads `page`, `limit` and `count`.
 pub fn paging(q: &QueryParams) -> Result<Paging, ApiError> {

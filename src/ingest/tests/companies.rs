@@ -5,7 +5,7 @@ use serde_json::json;
 use super::{companies, count, databases, text, texts};
 use crate::domain::company::PersonRecord;
 use crate::ingest::{RecordError, ingest_companies, ingest_people};
-use crate::operator::{TeamRequest, create_team};
+use crate::service::teams::{TeamRequest, create_team};
 use crate::store::Db;
 
 /// A monitor with pending targets `(kind, value, registrable domain)`; returns the monitor id.

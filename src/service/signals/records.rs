@@ -1,5 +1,6 @@
-//! The four signal record shapes of SPEC.md, assembled from a stored signal and its companies.
-//! Fields that hold JSON-encoded text (`companyCategories`, `companySpecialties`) stay strings.
+//! The four signal record shapes the lists show, assembled from a stored signal and its
+//! companies. Fields that hold JSON-encoded text (`companyCategories`, `companySpecialties`)
+//! stay strings.
 
 use serde_json::{Map, Value, json};
 
@@ -8,11 +9,14 @@ use crate::domain::person_name::mask_person_name;
 use crate::domain::record_parts::{self, SourceShape};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, parse_rfc3339_ms};
+use crate::store::StoreError;
 use crate::store::signal_lists::SignalListRow;
 
-/// Builds the record of a list answer for `row`, with the given `match_confidence`.
-pub fn signal_record(row: &SignalListRow, match_confidence: &str) -> Value {
-    let payload: Map<String, Value> = serde_json::from_str(&row.payload).unwrap_or_default();
+/// Builds the record of a list answer for `row`, with the given `match_confidence`. A payload
+/// that is not a JSON object is corrupt: showing it empty would hide the loss.
+pub fn signal_record(row: &SignalListRow, match_confidence: &str) -> Result<Value, StoreError> {
+    let payload: Map<String, Value> = serde_json::from_str(&row.payload)
+        .map_err(|err| StoreError::Corrupt(format!("payload of signal {}: {err}", row.id)))?;
     let field = |key: &str| payload.get(key).cloned().unwrap_or(Value::Null);
     let mut out = Map::new();
     let kind = SignalType::parse(&row.kind).unwrap_or(SignalType::FundingRound);
@@ -29,7 +33,7 @@ pub fn signal_record(row: &SignalListRow, match_confidence: &str) -> Value {
         SignalType::Hiring => hiring(&mut out, row, &field),
         SignalType::JobChange => job_change(&mut out, row, &field),
     }
-    Value::Object(out)
+    Ok(Value::Object(out))
 }
 
 fn put(out: &mut Map<String, Value>, key: &str, value: Value) {
@@ -229,7 +233,7 @@ fn job_change(out: &mut Map<String, Value>, row: &SignalListRow, field: &dyn Fn(
     );
 }
 
-/// A text value in lower case (SPEC.md: `roundType` is the lower-case round type).
+/// A text value in lower case (`roundType` is shown as the lower-case round type).
 fn lower_case(value: Value) -> Value {
     match value {
         Value::String(s) => Value::String(s.to_lowercase()),

@@ -8,8 +8,9 @@ use serde_json::{Map, Value, json};
 use super::views::{ResultView, SignalsView};
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_domain;
-use crate::http::error::ApiError;
-use crate::http::signals::records::signal_record;
+use crate::service::companies::company_record;
+use crate::service::signals::signal_record;
+use crate::store::StoreError;
 use crate::store::company_lists::{CompanyRow, companies_by_id};
 use crate::store::enrichment::ResultRow;
 use crate::store::enrichment::lookup::{begin_read, signals_by_id};
@@ -20,7 +21,7 @@ use crate::store::{Db, Tx};
 pub async fn row_companies(
     tx: &mut Tx,
     rows: &[ResultRow],
-) -> Result<HashMap<String, CompanyRow>, ApiError> {
+) -> Result<HashMap<String, CompanyRow>, StoreError> {
     let mut ids: Vec<&str> = rows
         .iter()
         .filter_map(|r| r.company_id.as_deref())
@@ -37,16 +38,14 @@ pub fn company_domain(company: &CompanyRow) -> Option<String> {
 }
 
 /// The results of `rows`, in their order.
-pub async fn result_views(db: &Db, rows: &[ResultRow]) -> Result<Vec<ResultView>, ApiError> {
-    let snapshots: Vec<Map<String, Value>> = rows
+pub async fn result_views(db: &Db, rows: &[ResultRow]) -> Result<Vec<ResultView>, StoreError> {
+    let snapshots = rows
         .iter()
-        .map(|row| {
-            row.signals
-                .as_deref()
-                .and_then(|text| serde_json::from_str(text).ok())
-                .unwrap_or_default()
+        .map(|row| match row.signals.as_deref() {
+            Some(text) => decode_object(text, "signals", row.row_index),
+            None => Ok(Map::new()),
         })
-        .collect();
+        .collect::<Result<Vec<_>, _>>()?;
     let mut signal_ids: Vec<&str> = snapshots
         .iter()
         .flat_map(|snapshot| snapshot.values())
@@ -66,8 +65,7 @@ pub async fn result_views(db: &Db, rows: &[ResultRow]) -> Result<Vec<ResultView>
         .collect();
     drop(tx);
 
-    Ok(rows
-        .iter()
+    rows.iter()
         .zip(&snapshots)
         .map(|(row, snapshot)| {
             let company = row.company_id.as_ref().and_then(|id| companies.get(id));
@@ -75,22 +73,38 @@ pub async fn result_views(db: &Db, rows: &[ResultRow]) -> Result<Vec<ResultView>
                 Some("name") => "fuzzy",
                 _ => "exact",
             };
-            ResultView {
-                input: input_view(&row.input),
+            Ok(ResultView {
+                input: input_view(&input_of(row)?),
                 matched: row.matched,
                 company_id: row.company_id.clone(),
-                company: company.map(company_view),
-                signals: signals_view(snapshot, &signals, confidence),
-            }
+                company: company.map(company_view).transpose()?,
+                signals: signals_view(snapshot, &signals, confidence)?,
+            })
         })
-        .collect())
+        .collect()
+}
+
+/// The input object a row was sent with.
+pub fn input_of(row: &ResultRow) -> Result<Map<String, Value>, StoreError> {
+    decode_object(&row.input, "input", row.row_index)
+}
+
+/// A stored JSON object of an enrichment row; anything else is corrupt.
+fn decode_object(
+    text: &str,
+    column: &str,
+    row_index: i64,
+) -> Result<Map<String, Value>, StoreError> {
+    serde_json::from_str(text).map_err(|err| {
+        StoreError::Corrupt(format!("{column} of enrichment row {row_index}: {err}"))
+    })
 }
 
 /// The row as sent, every value a string as the contract's `input` map has them: numbers and
 /// booleans in their JSON text, nulls left out.
-fn input_view(stored: &str) -> Value {
-    let fields: Map<String, Value> = serde_json::from_str(stored).unwrap_or_default();
+fn input_view(fields: &Map<String, Value>) -> Value {
     fields
+        .clone()
         .into_iter()
         .filter(|(_, value)| !value.is_null())
         .map(|(key, value)| match value {
@@ -101,11 +115,11 @@ fn input_view(stored: &str) -> Value {
 }
 
 /// The Company record, with the short fields of the contract's result (`domain`, `country`).
-fn company_view(company: &CompanyRow) -> Value {
-    let mut record = company.record();
+fn company_view(company: &CompanyRow) -> Result<Value, StoreError> {
+    let mut record = company_record(company)?;
     record["domain"] = json!(company_domain(company));
     record["country"] = json!(company.headquarters_country);
-    record
+    Ok(record)
 }
 
 /// The snapshot's signals as the lists show them, and the investors of its funding rounds.
@@ -113,8 +127,8 @@ fn signals_view(
     snapshot: &Map<String, Value>,
     signals: &HashMap<String, SignalListRow>,
     confidence: &str,
-) -> SignalsView {
-    let records = |kind: SignalType| -> Vec<Value> {
+) -> Result<SignalsView, StoreError> {
+    let records = |kind: SignalType| -> Result<Vec<Value>, StoreError> {
         snapshot
             .get(kind.as_str())
             .and_then(Value::as_array)
@@ -124,15 +138,15 @@ fn signals_view(
             .map(|row| signal_record(row, confidence))
             .collect()
     };
-    let funding = records(SignalType::FundingRound);
+    let funding = records(SignalType::FundingRound)?;
     let investors = investors_of(&funding);
-    SignalsView {
-        acquisition: records(SignalType::Acquisition),
-        hiring: records(SignalType::Hiring),
-        job_change: records(SignalType::JobChange),
+    Ok(SignalsView {
+        acquisition: records(SignalType::Acquisition)?,
+        hiring: records(SignalType::Hiring)?,
+        job_change: records(SignalType::JobChange)?,
         funding,
         investors,
-    }
+    })
 }
 
 /// Every investor named by the funding records, once (by id, else by name), newest round first.
@@ -160,8 +174,9 @@ mod tests {
 
     #[test]
     fn input_values_are_strings_and_nulls_are_left_out() {
+        let fields = serde_json::from_str(r#"{"a":"x","b":1.5,"c":false,"d":null,"e":[1]}"#);
         assert_eq!(
-            input_view(r#"{"a":"x","b":1.5,"c":false,"d":null,"e":[1]}"#),
+            input_view(&fields.expect("object")),
             json!({"a": "x", "b": "1.5", "c": "false", "e": "[1]"})
         );
     }

@@ -1,26 +1,18 @@
-//! Operator tasks on teams, members and keys: one implementation behind both the admin API and
-//! the `signalwatch admin` command.
+//! Operator tasks on teams and members: one implementation behind both the admin API and the
+//! `signalwatch admin` command.
 
 use serde::Serialize;
 
+use super::ServiceError;
 use crate::domain::subscription::SubscriptionStatus;
 use crate::domain::time::format_ms;
-use crate::store::teams::{self, NewTeam, TeamChanges, TeamRow};
-use crate::store::{Db, StoreError};
+use crate::store::Db;
+use crate::store::teams::{self, NewTeam, TeamRow};
+
+pub use crate::store::teams::TeamChanges;
 
 /// Credits a new team starts with unless told otherwise.
 pub const DEFAULT_CREDITS: i64 = 1000;
-
-/// Why an operator task was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum OperatorError {
-    #[error("{0}")]
-    Invalid(String),
-    #[error("{0} not found")]
-    NotFound(&'static str),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
 
 /// A team to open.
 #[derive(Debug, Clone, Default)]
@@ -71,14 +63,14 @@ fn team_out(row: TeamRow, default_rate: u32) -> TeamOut {
 
 /// An e-mail address, surrounding spaces removed. It becomes a mail header and a database value,
 /// so whitespace and control characters inside it are refused.
-fn check_email(email: &str) -> Result<String, OperatorError> {
+fn check_email(email: &str) -> Result<String, ServiceError> {
     let email = email.trim();
     let plain = !email.chars().any(|c| c.is_whitespace() || c.is_control());
     match email.split_once('@') {
         Some((user, host)) if plain && !user.is_empty() && host.contains('.') => {
             Ok(email.to_string())
         }
-        _ => Err(OperatorError::Invalid(
+        _ => Err(ServiceError::Invalid(
             "a valid e-mail address is required".into(),
         )),
     }
@@ -89,19 +81,19 @@ pub fn check_changes(
     credits: Option<i64>,
     status: Option<String>,
     rate: Option<i64>,
-) -> Result<TeamChanges, OperatorError> {
+) -> Result<TeamChanges, ServiceError> {
     if credits.is_some_and(|c| c < 0) {
-        return Err(OperatorError::Invalid("credits must be >= 0".into()));
+        return Err(ServiceError::Invalid("credits must be >= 0".into()));
     }
     if rate.is_some_and(|r| !(1..=i64::from(u32::MAX)).contains(&r)) {
-        return Err(OperatorError::Invalid(
+        return Err(ServiceError::Invalid(
             "rate_limit_per_minute must be >= 1".into(),
         ));
     }
     if let Some(s) = &status
         && SubscriptionStatus::parse(s).is_none()
     {
-        return Err(OperatorError::Invalid(format!(
+        return Err(ServiceError::Invalid(format!(
             "subscription_status must be one of: {}",
             SubscriptionStatus::NAMES
         )));
@@ -114,13 +106,13 @@ pub fn check_changes(
 }
 
 /// Opens a team with its owner and the owner's first key.
-pub async fn create_team(db: &Db, request: TeamRequest) -> Result<CreatedTeam, OperatorError> {
+pub async fn create_team(db: &Db, request: TeamRequest) -> Result<CreatedTeam, ServiceError> {
     let name = request.name.trim().to_string();
     if name.is_empty() {
-        return Err(OperatorError::Invalid("name is required".into()));
+        return Err(ServiceError::Invalid("name is required".into()));
     }
     if name.chars().any(char::is_control) {
-        return Err(OperatorError::Invalid(
+        return Err(ServiceError::Invalid(
             "name must not contain control characters".into(),
         ));
     }
@@ -150,10 +142,10 @@ pub async fn create_team(db: &Db, request: TeamRequest) -> Result<CreatedTeam, O
 }
 
 /// Reads a team.
-pub async fn get_team(db: &Db, id: &str, default_rate: u32) -> Result<TeamOut, OperatorError> {
+pub async fn get_team(db: &Db, id: &str, default_rate: u32) -> Result<TeamOut, ServiceError> {
     let row = teams::find_team(db, id)
         .await?
-        .ok_or(OperatorError::NotFound("Team"))?;
+        .ok_or_else(|| ServiceError::not_found("Team not found"))?;
     Ok(team_out(row, default_rate))
 }
 
@@ -163,10 +155,10 @@ pub async fn update_team(
     id: &str,
     changes: TeamChanges,
     default_rate: u32,
-) -> Result<TeamOut, OperatorError> {
+) -> Result<TeamOut, ServiceError> {
     let row = teams::update_team(db, id, &changes)
         .await?
-        .ok_or(OperatorError::NotFound("Team"))?;
+        .ok_or_else(|| ServiceError::not_found("Team not found"))?;
     Ok(team_out(row, default_rate))
 }
 
@@ -175,22 +167,13 @@ pub async fn add_member(
     db: &Db,
     team_id: &str,
     email: &str,
-) -> Result<CreatedMember, OperatorError> {
+) -> Result<CreatedMember, ServiceError> {
     let email = check_email(email)?;
     let issued = teams::add_member(db, team_id, &email)
         .await?
-        .ok_or(OperatorError::NotFound("Team"))?;
+        .ok_or_else(|| ServiceError::not_found("Team not found"))?;
     Ok(CreatedMember {
         user_id: issued.user_id,
         api_key: issued.api_key,
     })
-}
-
-/// Revokes a key; it stops working on the next request.
-pub async fn revoke_key(db: &Db, api_key: &str) -> Result<(), OperatorError> {
-    if teams::revoke_key(db, api_key.trim()).await? {
-        Ok(())
-    } else {
-        Err(OperatorError::NotFound("API key"))
-    }
 }

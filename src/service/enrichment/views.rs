@@ -5,10 +5,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
 use super::results::result_views;
 use crate::domain::csv_mapping::DetectedMapping;
 use crate::domain::time::format_ms;
-use crate::http::error::ApiError;
+use crate::service::ServiceError;
 use crate::store::Db;
 use crate::store::enrichment::{JobRow, processed_rows};
 
@@ -123,12 +126,15 @@ pub struct JobView {
 }
 
 /// The job with up to `limit` results from row `from` on.
-pub async fn job_view(db: &Db, job: &JobRow, from: i64, limit: i64) -> Result<JobView, ApiError> {
+pub async fn job_view(
+    db: &Db,
+    job: &JobRow,
+    from: i64,
+    limit: i64,
+) -> Result<JobView, ServiceError> {
     let mut rows = processed_rows(db, &job.id, from, limit + 1).await?;
     let next_cursor = match rows.len() > limit as usize {
-        true => rows
-            .pop()
-            .map(|next| super::read::cursor_for(next.row_index)),
+        true => rows.pop().map(|next| cursor_for(next.row_index)),
         false => None,
     };
     Ok(JobView {
@@ -158,4 +164,32 @@ pub async fn job_view(db: &Db, job: &JobRow, from: i64, limit: i64) -> Result<Jo
             message,
         }),
     })
+}
+
+/// The cursor of the page starting at row `row_index`: opaque to clients.
+pub fn cursor_for(row_index: i64) -> String {
+    URL_SAFE_NO_PAD.encode(format!("row:{row_index}"))
+}
+
+/// The row a cursor this service returned starts at; `None` for anything else.
+pub fn row_of_cursor(cursor: &str) -> Option<i64> {
+    URL_SAFE_NO_PAD
+        .decode(cursor.trim())
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|text| text.strip_prefix("row:")?.parse::<i64>().ok())
+        .filter(|row| *row >= 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cursor_reads_back_to_its_row_and_others_are_refused() {
+        assert_eq!(row_of_cursor(&cursor_for(250)), Some(250));
+        for bad in ["", "abc", "cm93Oi0x", &URL_SAFE_NO_PAD.encode("row:x")] {
+            assert!(row_of_cursor(bad).is_none(), "{bad}");
+        }
+    }
 }

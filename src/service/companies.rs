@@ -1,0 +1,89 @@
+//! The company list: filter, count, and read one charged page of Company records.
+
+use serde_json::{Value, json};
+
+use super::credits::{ChargedPage, charged_page};
+use super::lists::{Paging, strict_company_ids};
+use super::{ServiceError, Services, TeamContext};
+use crate::domain::company::shown_slug;
+use crate::domain::time::format_ms;
+use crate::store::StoreError;
+use crate::store::company_lists::{count_companies, list_companies};
+
+pub use crate::store::company_lists::{CompanyQuery, CompanyRow};
+
+/// A validated company list request. `query` holds every filter but the ids, which come from
+/// the strict identifiers; its limit and offset follow `paging`.
+#[derive(Debug, Clone)]
+pub struct CompanyListRequest {
+    pub query: CompanyQuery,
+    /// Normalized domains the list is limited to.
+    pub domains: Vec<String>,
+    /// Normalized LinkedIn company keys the list is limited to.
+    pub linkedin_pages: Vec<String>,
+    pub paging: Paging,
+}
+
+/// One page of the company list with the number of matching companies.
+#[derive(Debug, Clone)]
+pub struct CompanyPage {
+    pub total: i64,
+    pub page: ChargedPage<Value>,
+}
+
+/// Lists one page of companies, charging one credit unless only the count is asked.
+pub async fn list(
+    services: &Services,
+    ctx: &TeamContext,
+    request: CompanyListRequest,
+) -> Result<CompanyPage, ServiceError> {
+    let CompanyListRequest {
+        mut query,
+        domains,
+        linkedin_pages,
+        paging,
+    } = request;
+    query.limit = paging.limit;
+    query.offset = paging.offset();
+    query.ids = strict_company_ids(&services.db, &domains, &linkedin_pages).await?;
+    let total = count_companies(&services.db, &services.counts, &query).await?;
+    let page = charged_page(&services.db, ctx.team(), paging.count_only, || async {
+        let rows = list_companies(&services.db, &query).await?;
+        Ok(rows.iter().map(company_record).collect::<Result<_, _>>()?)
+    })
+    .await?;
+    Ok(CompanyPage { total, page })
+}
+
+/// The Company record of a stored company. Its JSON columns must decode: a corrupt one is an
+/// error, not an empty list.
+pub fn company_record(row: &CompanyRow) -> Result<Value, StoreError> {
+    let decode = |column: &str, text: &str| {
+        serde_json::from_str::<Value>(text)
+            .map_err(|err| StoreError::Corrupt(format!("{column} of company {}: {err}", row.id)))
+    };
+    let growth_info = match row.growth_info.as_deref() {
+        Some(text) => decode("growth_info", text)?,
+        None => Value::Null,
+    };
+    Ok(json!({
+        "id": row.id,
+        "name": row.name,
+        "slug": shown_slug(row.slug.as_deref(), &row.name),
+        "description": row.description,
+        "website": row.website,
+        "linkedinUrl": row.linkedin_url,
+        "twitterUrl": row.twitter_url,
+        "logoUrl": row.logo_url,
+        "industry": row.industry,
+        "foundedYear": row.founded_year,
+        "headquartersCountry": row.headquarters_country,
+        "employeeCount": row.employee_count,
+        "categories": decode("categories", &row.categories)?,
+        "keywords": decode("keywords", &row.keywords)?,
+        "specialties": decode("specialties", &row.specialties)?,
+        "growthInfo": growth_info,
+        "createdAt": format_ms(row.created_at),
+        "updatedAt": format_ms(row.updated_at),
+    }))
+}

@@ -1,0 +1,121 @@
+//! Loading companies, people and signals: the admin API's import routes, the `import` command's
+//! files, and the demo mode's data set and live feed. Every path ends in the ingest module,
+//! which stores the records, fans signals out and enqueues their deliveries in one transaction.
+
+use std::path::{Path, PathBuf};
+
+use super::teams::{CreatedTeam, TeamRequest, create_team};
+use super::{ServiceError, Services};
+use crate::domain::company::{CompanyRecord, PersonRecord};
+use crate::domain::signal_type::SignalType;
+use crate::ingest::group::GroupError;
+use crate::ingest::signals::ingest_signals;
+use crate::ingest::{RecordError, SignalReport, UpsertReport, ingest_companies, ingest_people};
+use crate::research::{SweepReport, sweep_pending_targets};
+use crate::store::{Db, StoreError, demo};
+
+pub use crate::ingest::fields::Record;
+pub use crate::ingest::files::{FileKind, FileReport};
+pub use crate::ingest::records::parse_records;
+
+/// An import payload read record by record: each one parsed, or why it could not be.
+pub type ParsedRecords<T> = Vec<Result<T, RecordError>>;
+
+/// Upserts companies; pending targets that match resolve at once.
+pub async fn import_companies(
+    services: &Services,
+    records: ParsedRecords<CompanyRecord>,
+) -> Result<UpsertReport, ServiceError> {
+    let report = ingest_companies(&services.db, records).await?;
+    services.dispatcher.wake();
+    Ok(report)
+}
+
+/// Upserts people; profile targets follow them to their company.
+pub async fn import_people(
+    services: &Services,
+    records: ParsedRecords<PersonRecord>,
+) -> Result<UpsertReport, ServiceError> {
+    let report = ingest_people(&services.db, records).await?;
+    services.dispatcher.wake();
+    Ok(report)
+}
+
+/// Stores signals of `kind` idempotently by id, grouped with concurrent imports.
+pub async fn import_signals(
+    services: &Services,
+    kind: SignalType,
+    records: ParsedRecords<Record>,
+) -> Result<SignalReport, ServiceError> {
+    let report = services
+        .ingest
+        .ingest(kind, records)
+        .await
+        .map_err(|err| match err {
+            GroupError::Store(err) => ServiceError::Store(err),
+            // The writer reports its failures as text; they are database failures all the same.
+            GroupError::Failed(cause) => {
+                ServiceError::Store(StoreError::Database(sqlx::Error::Protocol(cause)))
+            }
+        })?;
+    services.dispatcher.wake();
+    Ok(report)
+}
+
+/// Re-checks every pending target now.
+pub async fn run_research(db: &Db) -> Result<SweepReport, ServiceError> {
+    Ok(sweep_pending_targets(db).await?)
+}
+
+/// The import files under `path` (a directory or one file), in the order they must load.
+/// File errors are reported as they are, for the operator running the command.
+pub fn plan_files(path: &Path) -> anyhow::Result<Vec<(PathBuf, FileKind)>> {
+    crate::ingest::files::plan(path)
+}
+
+/// Imports one file, calling `progress(bytes_read)` after every batch.
+pub async fn import_file(
+    db: &Db,
+    path: &Path,
+    kind: FileKind,
+    progress: impl FnMut(u64),
+) -> anyhow::Result<FileReport> {
+    crate::ingest::files::import_file(db, path, kind, progress).await
+}
+
+/// True when the database holds no team yet, so the demo may seed it.
+pub async fn is_fresh(db: &Db) -> Result<bool, ServiceError> {
+    Ok(demo::has_no_team(db).await?)
+}
+
+/// Loads every import file under `dir` and opens the demo team; returns its owner's key.
+pub async fn seed_demo(db: &Db, dir: &Path) -> anyhow::Result<CreatedTeam> {
+    for (path, kind) in plan_files(dir)? {
+        import_file(db, &path, kind, |_| {}).await?;
+    }
+    let team = create_team(
+        db,
+        TeamRequest {
+            name: "Demo team".into(),
+            owner_email: "demo@signalwatch.local".into(),
+            ..TeamRequest::default()
+        },
+    )
+    .await?;
+    Ok(team)
+}
+
+/// A known company picked by `pick` (any number; it wraps around), for a live demo signal.
+pub async fn demo_company(db: &Db, pick: u32) -> Result<Option<String>, ServiceError> {
+    Ok(demo::company_at(db, pick).await?)
+}
+
+/// Stores one live demo signal of `kind` directly (the demo feed runs beside the server).
+pub async fn add_demo_signal(
+    db: &Db,
+    kind: SignalType,
+    record: Record,
+) -> Result<(), ServiceError> {
+    ingest_signals(db, kind, vec![Ok(record)]).await?;
+    Ok(())
+}
