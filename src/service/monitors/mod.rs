@@ -207,3 +207,31 @@ fn stored_types(row: &MonitorRow) -> Result<Vec<SignalType>, StoreError> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_kept_as_sent_within_1_to_255_characters() {
+        assert_eq!(parse_name(" Pipeline ".into()).unwrap(), " Pipeline ");
+        assert_eq!(parse_name("é".repeat(255)).unwrap(), "é".repeat(255));
+        for refused in ["", "   ", &"x".repeat(256)] {
+            let err = parse_name(refused.to_string()).unwrap_err();
+            assert_eq!(err.to_string(), NAME_MESSAGE);
+        }
+    }
+
+    #[test]
+    fn a_name_with_control_characters_is_refused() {
+        let err = parse_name("a\u{0}b".into()).unwrap_err();
+        assert_eq!(err.to_string(), "name must not contain control characters");
+    }
+
+    #[test]
+    fn unknown_signal_type_names_are_refused_with_the_allowed_list() {
+        assert!(parse_signal_type_names(&["hiring", "hiring"]).is_ok());
+        let err = parse_signal_type_names(&["investor"]).unwrap_err();
+        assert_eq!(err.to_string(), SIGNAL_TYPES_MESSAGE);
+    }
+}

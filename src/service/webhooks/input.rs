@@ -105,3 +105,47 @@ pub fn from_json_text<T: serde::de::DeserializeOwned>(
 ) -> Result<T, StoreError> {
     serde_json::from_str(text).map_err(|err| StoreError::Corrupt(format!("{what}: {err}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(err: ServiceError) -> String {
+        err.to_string()
+    }
+
+    #[test]
+    fn event_types_keep_the_first_of_each_name_in_order() {
+        let names = [
+            Some("hiring.created"),
+            Some("system.test"),
+            Some("hiring.created"),
+        ];
+        let types = parse_event_types(names).unwrap();
+        assert_eq!(types, ["hiring.created", "system.test"]);
+    }
+
+    #[test]
+    fn an_unknown_or_non_text_event_type_or_an_empty_list_is_refused() {
+        let unknown = message(parse_event_types([Some("investor.created")]).unwrap_err());
+        assert!(unknown.starts_with("Unsupported event type \"investor.created\": event_types"));
+        let not_text = message(parse_event_types([None]).unwrap_err());
+        assert!(not_text.starts_with("event_types must be a non-empty array of: "));
+        assert!(parse_event_types([]).is_err());
+    }
+
+    #[test]
+    fn filters_drop_unknown_keys_and_refuse_non_text_values_of_known_ones() {
+        let key = FILTER_KEYS[0].to_string();
+        let dropped = parse_filters([("not_a_filter".to_string(), None)]).unwrap();
+        assert!(dropped.is_empty());
+        let refused = message(parse_filters([(key.clone(), None)]).unwrap_err());
+        assert_eq!(refused, format!("filters.{key} must be a string"));
+    }
+
+    #[test]
+    fn a_corrupt_json_column_is_an_error_not_an_empty_value() {
+        let err = from_json_text::<Vec<String>>("[\"a\"", "webhooks.event_types").unwrap_err();
+        assert!(matches!(err, StoreError::Corrupt(_)));
+    }
+}
