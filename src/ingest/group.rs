@@ -13,11 +13,9 @@ use tokio::sync::{mpsc, oneshot};
 use super::RecordError;
 use super::fields::Record;
 use super::signal_batch::{SignalReport, ingest_signals};
-use super::writer_thread;
 use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
 use crate::research::follow_latest_job_changes;
-use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError};
 
 /// Records a group holds at most (a request larger than this forms a group of its own).
@@ -62,22 +60,10 @@ pub enum GroupError {
 impl IngestGroups {
     /// Starts the writer on `db`; it ends when every handle is dropped.
     ///
-    /// On SQLite the writer has a thread and runtime of its own, on the core of its
-    /// connection's thread ([`writer_thread`]): the statements of a group hop between the two.
-    /// On PostgreSQL, whose connections belong to the runtime that opened them, and if the
-    /// thread cannot start, the writer is a task of the current runtime.
+    /// The writer runs where the store runs its busiest writer best ([`Db::spawn_writer`]).
     pub fn start(db: Db) -> IngestGroups {
-        if let Db::Sqlite(_) = db {
-            let (queue, jobs) = mpsc::channel(QUEUE);
-            match writer_thread::spawn(write_groups(db.clone(), jobs)) {
-                Ok(()) => return IngestGroups { queue },
-                Err(err) => {
-                    tracing::warn!(error = %err, "the ingest writer runs on the request runtime");
-                }
-            }
-        }
         let (queue, jobs) = mpsc::channel(QUEUE);
-        tokio::spawn(write_groups(db, jobs));
+        db.spawn_writer("ingest-writer", write_groups(db.clone(), jobs));
         IngestGroups { queue }
     }
 
@@ -122,9 +108,6 @@ async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
             }
         }
         for group in by_kind(taken) {
-            // The delivery worker writes too; taking turns keeps both out of SQLite's busy
-            // handler.
-            let _turn = writer_turn(&db).await;
             write_group(&writer, group).await;
         }
     }

@@ -16,7 +16,6 @@ mod signal_company;
 pub mod signals;
 #[cfg(test)]
 mod tests;
-mod writer_thread;
 
 use serde::Serialize;
 

@@ -26,7 +26,7 @@ pub async fn sweep_pending_targets(db: &Db) -> Result<SweepReport, StoreError> {
         let Some(kind) = TargetKind::parse(&kind) else {
             continue;
         };
-        let mut tx = db.begin().await?;
+        let mut tx = db.begin_write().await?;
         if let Some(company_id) = find_company_for_target(&mut tx, kind, &value).await?
             && resolve_target(&mut tx, &id, &company_id).await?
         {
@@ -46,7 +46,7 @@ pub async fn follow_latest_job_changes(db: &Db, person_keys: &[String]) -> Resul
     if person_keys.is_empty() {
         return Ok(0);
     }
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     // Serialized with ingestion, so no job change lands between the read and the move.
     tx.lock_ingest().await?;
     let mut moved = 0;
