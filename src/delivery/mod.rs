@@ -1,11 +1,10 @@
-//! Everything that talks to customer endpoints: destination checks, the HTTP client, fan-out of
-//! accepted signals, the webhook worker and e-mail digests.
+//! The sending side: everything that talks to customer endpoints (destination checks, the HTTP
+//! client, the webhook worker, e-mail digests). What it sends is queued by `ingest::outbox`.
 
 pub mod client;
 pub mod digest;
 pub mod dispatch;
 pub mod email;
 pub mod event;
-pub mod fanout;
 pub mod guard;
 pub mod worker;

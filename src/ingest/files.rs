@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::records::parse_records;
 use super::session::ImportSession;
 use super::{
-    PreparedCompanies, PreparedPeople, PreparedSignals, RecordError, prepare_companies,
-    prepare_people, prepare_signals, store_companies, store_people, store_signals,
+    PreparedCompanies, PreparedPeople, PreparedSignals, RecordError, accept_signals,
+    prepare_companies, prepare_people, prepare_signals, store_companies, store_people,
 };
 use crate::domain::signal_type::SignalType;
 use crate::store::Db;
@@ -213,7 +213,7 @@ async fn store_chunk(
             (r.upserted, r.invalid)
         }
         Prepared::Signals(records) => {
-            let r = store_signals(db, session, records).await?;
+            let r = accept_signals(db, session, records).await?;
             (r.inserted + r.updated, r.invalid)
         }
     };

@@ -1,7 +1,8 @@
-//! Group commit for signal ingests over the admin API. Requests that arrive while an ingest is
-//! being written queue up; one writer task then stores all the queued records of a kind in one
-//! transaction — one company look-up, one set of multi-row writes, one fan-out, one commit — and
-//! hands each request the part of the report that is its own. Under load the cost of an ingest
+//! Group commit for signal ingests over the admin API: a wrapper around
+//! [`accept_signals`](super::accept_signals). Requests that arrive while an ingest is being
+//! written queue up; one writer task then accepts all the queued records of a kind as one batch
+//! — one transaction, one company look-up, one set of multi-row writes, one fan-out, one
+//! commit — and hands each request the part of the report that is its own. Under load the cost of an ingest
 //! is shared by the requests of its group, so throughput rises with the rate instead of
 //! collapsing into a queue of transactions waiting for the database's write lock.
 //!
@@ -13,11 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::RecordError;
 use super::fields::Record;
 use super::signal_batch::{SignalReport, ingest_signals};
-use super::writer_thread;
 use crate::domain::signal_type::SignalType;
-use crate::domain::target::normalize_linkedin_profile;
-use crate::research::follow_latest_job_changes;
-use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError};
 
 /// Records a group holds at most (a request larger than this forms a group of its own).
@@ -62,28 +59,15 @@ pub enum GroupError {
 impl IngestGroups {
     /// Starts the writer on `db`; it ends when every handle is dropped.
     ///
-    /// On SQLite the writer has a thread and runtime of its own, on the core of its
-    /// connection's thread ([`writer_thread`]): the statements of a group hop between the two.
-    /// On PostgreSQL, whose connections belong to the runtime that opened them, and if the
-    /// thread cannot start, the writer is a task of the current runtime.
+    /// The writer runs where the store runs its busiest writer best ([`Db::spawn_writer`]).
     pub fn start(db: Db) -> IngestGroups {
-        if let Db::Sqlite(_) = db {
-            let (queue, jobs) = mpsc::channel(QUEUE);
-            match writer_thread::spawn(write_groups(db.clone(), jobs)) {
-                Ok(()) => return IngestGroups { queue },
-                Err(err) => {
-                    tracing::warn!(error = %err, "the ingest writer runs on the request runtime");
-                }
-            }
-        }
         let (queue, jobs) = mpsc::channel(QUEUE);
-        tokio::spawn(write_groups(db, jobs));
+        db.spawn_writer("ingest-writer", write_groups(db.clone(), jobs));
         IngestGroups { queue }
     }
 
-    /// Stores `records` of `kind` with whatever else is queued, and returns this request's
-    /// report once the group is committed, the list data marked changed and profile targets
-    /// moved.
+    /// Accepts `records` of `kind` with whatever else is queued, and returns this request's
+    /// report once the group is committed.
     pub async fn ingest(
         &self,
         kind: SignalType,
@@ -122,9 +106,6 @@ async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
             }
         }
         for group in by_kind(taken) {
-            // The delivery worker writes too; taking turns keeps both out of SQLite's busy
-            // handler.
-            let _turn = writer_turn(&db).await;
             write_group(&writer, group).await;
         }
     }
@@ -142,7 +123,7 @@ fn by_kind(jobs: Vec<Job>) -> Vec<Vec<Job>> {
     groups
 }
 
-/// Stores one kind's jobs in one transaction and answers each.
+/// Accepts one kind's jobs as one batch and answers each.
 async fn write_group(db: &Db, jobs: Vec<Job>) {
     let kind = jobs[0].kind;
     let mut parts = Vec::with_capacity(jobs.len());
@@ -151,20 +132,8 @@ async fn write_group(db: &Db, jobs: Vec<Job>) {
         parts.push(job.records);
         replies.push(job.reply);
     }
-    let movers = match kind {
-        SignalType::JobChange => people_of(parts.iter().flatten()),
-        _ => Vec::new(),
-    };
     let merged = Merged::of(parts);
-    let outcome = async {
-        let report = ingest_signals(db, kind, merged.records).await?;
-        // The ingest moves profile targets in the order of the batch; a backfilled (older)
-        // change must not move anyone back, so each person is set to their latest change.
-        follow_latest_job_changes(db, &movers).await?;
-        Ok::<_, StoreError>(report)
-    }
-    .await;
-    match outcome {
+    match ingest_signals(db, kind, merged.records).await {
         Ok(report) => {
             for (reply, report) in replies.into_iter().zip(merged.layout.split(report)) {
                 let _ = reply.send(Ok(report));
@@ -177,20 +146,6 @@ async fn write_group(db: &Db, jobs: Vec<Job>) {
             }
         }
     }
-}
-
-/// The member-profile keys of the people job-change records name, each once.
-pub fn people_of<'a>(
-    records: impl Iterator<Item = &'a Result<Record, RecordError>>,
-) -> Vec<String> {
-    let mut keys: Vec<String> = records
-        .flatten()
-        .filter_map(|r| r.get("personLinkedinUrl")?.as_str().map(str::trim))
-        .filter_map(normalize_linkedin_profile)
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys
 }
 
 /// The readable records of several requests, one after the other, and where each came from.

@@ -8,6 +8,7 @@ mod company_index;
 pub mod fields;
 pub mod files;
 pub mod group;
+mod outbox;
 mod people;
 pub mod records;
 pub mod session;
@@ -16,15 +17,14 @@ mod signal_company;
 pub mod signals;
 #[cfg(test)]
 mod tests;
-mod writer_thread;
 
 use serde::Serialize;
 
 pub use companies::{PreparedCompanies, ingest_companies, prepare_companies, store_companies};
 pub use people::{PreparedPeople, ingest_people, prepare_people, store_people};
-pub use signal_batch::{PreparedSignals, SignalReport, prepare_signals, store_signals};
+pub use signal_batch::{PreparedSignals, SignalReport, accept_signals, prepare_signals};
 
-use crate::delivery::fanout::fan_out_new_companies;
+use self::outbox::{Outbox, fan_out_new_companies};
 use crate::store::bulk_companies::{CompanyRow, insert_companies, update_companies};
 use crate::store::bulk_targets::{StoredCompany, resolve_for_companies};
 use crate::store::search::index_companies;
@@ -58,14 +58,44 @@ pub(crate) async fn write_companies(
     if new.is_empty() && stored.is_empty() {
         return Ok(());
     }
+    let new_ids = store_company_rows(tx, new, stored, now).await?;
+    resolve_for_companies(tx, order, now).await?;
+    let mut outbox = Outbox::new(now);
+    fan_out_new_companies(tx, &new_ids, &mut outbox).await?;
+    outbox.enqueue(tx).await?;
+    Ok(())
+}
+
+/// Writes companies (`new` inserted, `stored` updated) with their search documents; returns the
+/// new ones' ids.
+pub(crate) async fn store_company_rows<'a>(
+    tx: &mut Tx,
+    new: &'a [CompanyRow],
+    stored: &[CompanyRow],
+    now: i64,
+) -> Result<Vec<&'a str>, StoreError> {
+    if new.is_empty() && stored.is_empty() {
+        return Ok(Vec::new());
+    }
     insert_companies(tx, new, now).await?;
     update_companies(tx, stored, now).await?;
     let new_ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
     index_companies(tx, &new_ids, false).await?;
     let stored_ids: Vec<&str> = stored.iter().map(|c| c.id.as_str()).collect();
     index_companies(tx, &stored_ids, true).await?;
-    resolve_for_companies(tx, order, now).await?;
-    fan_out_new_companies(tx, &new_ids, now).await?;
+    Ok(new_ids)
+}
+
+/// Research: resolves the pending targets the companies just stored match (`order` as the
+/// records stored them: the first that matches a target takes it); nothing without companies.
+pub(crate) async fn resolve_targets(
+    tx: &mut Tx,
+    order: &[StoredCompany<'_>],
+    now: i64,
+) -> Result<(), StoreError> {
+    if !order.is_empty() {
+        resolve_for_companies(tx, order, now).await?;
+    }
     Ok(())
 }
 

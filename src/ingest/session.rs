@@ -31,7 +31,7 @@ impl ImportSession {
 
     /// Starts a batch's transaction.
     pub async fn begin(&self, db: &Db) -> Result<Tx, StoreError> {
-        let mut tx = db.begin().await?;
+        let mut tx = db.begin_write().await?;
         tx.lock_ingest().await?;
         if self.bulk {
             tune_for_bulk(&mut tx).await?;

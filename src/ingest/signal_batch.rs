@@ -13,15 +13,16 @@ use serde::Serialize;
 use super::RecordError;
 use super::company_index::{CompanyIndex, Identifiers};
 use super::fields::Record;
+use super::outbox::{Outbox, fan_out_new_companies, fan_out_signals};
 use super::session::ImportSession;
 use super::signal_company::{
     CompanyRef, MAIN_COMPANY, PREVIOUS_COMPANY, acquirer_ref, company_ref,
 };
 use super::signals::build_row;
-use super::{stored_company, write_companies};
-use crate::delivery::fanout::fan_out_signals;
+use super::{resolve_targets, store_company_rows, stored_company};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::now_ms;
+use crate::research::follow_latest_job_changes;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_targets::follow_people;
 use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
@@ -84,45 +85,49 @@ pub fn prepare_signals(
     PreparedSignals { records }
 }
 
-/// Stores signal records of one kind in one transaction; bad records are reported by index.
+/// Accepts signal records of one kind in one transaction; bad records are reported by index.
 pub async fn ingest_signals(
     db: &Db,
     kind: SignalType,
     records: Vec<Result<Record, RecordError>>,
 ) -> Result<SignalReport, StoreError> {
     let mut session = ImportSession::new();
-    store_signals(db, &mut session, prepare_signals(kind, records)).await
+    accept_signals(db, &mut session, prepare_signals(kind, records)).await
 }
 
-/// Stores prepared signal records in one transaction; bad records are reported by index.
-pub async fn store_signals(
+/// Accepts a batch of prepared signal records, every step in one transaction (one commit, and
+/// nothing of the batch is seen, queued or moved unless all of it is):
+///
+/// 1. store companies: find each record's companies, create the ones they name but nobody
+///    knows;
+/// 2. research: resolve the pending targets the new companies match, before fan-out, so that
+///    their monitors hear of this batch's signals;
+/// 3. store signals (a repeated id: the last record wins);
+/// 4. fan out: who hears of the new companies and signals (an update never delivers again);
+/// 5. enqueue their events, deliveries and alert items;
+/// 6. move job changes: profile targets follow each person to the company of their latest
+///    change by date, so a backfilled (older) change moves nobody back.
+pub async fn accept_signals(
     db: &Db,
     session: &mut ImportSession,
     prepared: PreparedSignals,
 ) -> Result<SignalReport, StoreError> {
     let now = now_ms();
     let mut tx = session.begin(db).await?;
-    let wanted: Vec<&Identifiers> = prepared
-        .records
-        .iter()
-        .flatten()
-        .flat_map(|p| std::iter::once(&p.main).chain(&p.other))
-        .map(|r| &r.ids)
-        .collect();
-    let mut index = CompanyIndex::load(&mut tx, Some(session), &wanted).await?;
-    let mut created = Vec::new();
-    let mut report = SignalReport::default();
-    let mut rows = Vec::new();
-    for record in prepared.records {
-        let resolved = record.and_then(|p| resolve(&mut index, &mut created, now, p));
-        match resolved {
-            Ok(row) => rows.push(row),
-            Err(err) => report.invalid.push(err),
-        }
-    }
+    let Resolved {
+        rows,
+        created,
+        mut report,
+    } = resolve_companies(&mut tx, session, prepared, now).await?;
+    let new_companies = store_company_rows(&mut tx, &created, &[], now).await?;
     let order: Vec<_> = created.iter().map(stored_company).collect();
-    write_companies(&mut tx, &created, &[], &order, now).await?;
-    write_rows(&mut tx, &rows, now, &mut report).await?;
+    resolve_targets(&mut tx, &order, now).await?;
+    let new_signals = write_rows(&mut tx, &rows, now, &mut report).await?;
+    let mut outbox = Outbox::new(now);
+    fan_out_new_companies(&mut tx, &new_companies, &mut outbox).await?;
+    fan_out_signals(&mut tx, &new_signals, &mut outbox).await?;
+    outbox.enqueue(&mut tx).await?;
+    move_job_changes(&mut tx, &rows, &new_signals, now).await?;
     // In the same transaction: no list answer can be cached under the old version from the
     // new rows, and the writer commits once instead of twice.
     bump_data_version(&mut tx).await?;
@@ -131,6 +136,75 @@ pub async fn store_signals(
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
     session.remember_companies(rows.iter().filter_map(|r| r.other_company_id.as_deref()));
     Ok(report)
+}
+
+/// The batch's rows with their companies, the companies to create, and the records refused.
+struct Resolved {
+    rows: Vec<SignalRow>,
+    created: Vec<CompanyRow>,
+    report: SignalReport,
+}
+
+/// Looks the batch's companies up together and resolves each record's, creating (in memory)
+/// the unknown ones records name.
+async fn resolve_companies(
+    tx: &mut Tx,
+    session: &ImportSession,
+    prepared: PreparedSignals,
+    now: i64,
+) -> Result<Resolved, StoreError> {
+    let wanted: Vec<&Identifiers> = prepared
+        .records
+        .iter()
+        .flatten()
+        .flat_map(|p| std::iter::once(&p.main).chain(&p.other))
+        .map(|r| &r.ids)
+        .collect();
+    let mut index = CompanyIndex::load(tx, Some(session), &wanted).await?;
+    let mut resolved = Resolved {
+        rows: Vec::new(),
+        created: Vec::new(),
+        report: SignalReport::default(),
+    };
+    for record in prepared.records {
+        match record.and_then(|p| resolve(&mut index, &mut resolved.created, now, p)) {
+            Ok(row) => resolved.rows.push(row),
+            Err(err) => resolved.report.invalid.push(err),
+        }
+    }
+    Ok(resolved)
+}
+
+/// Moves member-profile targets with the batch's job changes: first in date order, so a
+/// person's latest change in the batch is the one that counts, then to each person's latest
+/// change of all, which an older change ingested late must not undo.
+async fn move_job_changes(
+    tx: &mut Tx,
+    rows: &[SignalRow],
+    new: &[&SignalRow],
+    now: i64,
+) -> Result<(), StoreError> {
+    let job_change = SignalType::JobChange.as_str();
+    let mut changes: Vec<&SignalRow> = new
+        .iter()
+        .filter(|r| r.kind == job_change)
+        .copied()
+        .collect();
+    changes.sort_by_key(|row| row.occurred_at);
+    let moves: Vec<(&str, &str)> = changes
+        .iter()
+        .filter_map(|row| Some((row.person_key.as_deref()?, row.company_id.as_str())))
+        .collect();
+    follow_people(tx, &moves, now).await?;
+    let mut people: Vec<String> = rows
+        .iter()
+        .filter(|r| r.kind == job_change)
+        .filter_map(|r| r.person_key.clone())
+        .collect();
+    people.sort_unstable();
+    people.dedup();
+    follow_latest_job_changes(tx, &people).await?;
+    Ok(())
 }
 
 /// The record's row with its companies, creating the unknown ones it names.
@@ -181,14 +255,13 @@ fn find_or_create(
 }
 
 /// Writes the rows (a repeated id: the last record wins), counts each record as inserted (its
-/// id's first appearance, not stored before) or updated, and fans out the new signals: an update
-/// never delivers again.
-async fn write_rows(
+/// id's first appearance, not stored before) or updated, and returns the new signals.
+async fn write_rows<'a>(
     tx: &mut Tx,
-    rows: &[SignalRow],
+    rows: &'a [SignalRow],
     now: i64,
     report: &mut SignalReport,
-) -> Result<(), StoreError> {
+) -> Result<Vec<&'a SignalRow>, StoreError> {
     let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
@@ -214,23 +287,8 @@ async fn write_rows(
         .collect();
     let stored: Vec<&str> = existing.iter().map(String::as_str).collect();
     write_signals(tx, &written, &stored, now).await?;
-    let new: Vec<&SignalRow> = written
+    Ok(written
         .into_iter()
         .filter(|row| !existing.contains(&row.id))
-        .collect();
-    fan_out_signals(tx, &new, now).await?;
-    // A job change moves the person: member-profile targets follow them to the new company.
-    // In date order, so a person's latest change in the batch is the one that counts.
-    let mut changes: Vec<&SignalRow> = new
-        .iter()
-        .filter(|row| row.kind == SignalType::JobChange.as_str())
-        .copied()
-        .collect();
-    changes.sort_by_key(|row| row.occurred_at);
-    let moves: Vec<(&str, &str)> = changes
-        .iter()
-        .filter_map(|row| Some((row.person_key.as_deref()?, row.company_id.as_str())))
-        .collect();
-    follow_people(tx, &moves, now).await?;
-    Ok(())
+        .collect())
 }

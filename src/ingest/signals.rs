@@ -232,5 +232,4 @@ fn push_words(out: &mut String, text: &str) {
 }
 
 #[cfg(test)]
-#[path = "signals_tests.rs"]
 mod tests;

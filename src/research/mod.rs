@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::domain::target::TargetKind;
 use crate::store::companies::find_company_for_target;
 use crate::store::targets::{follow_person, pending_targets, resolve_target, watched_profiles};
-use crate::store::{Db, StoreError};
+use crate::store::{Db, StoreError, Tx};
 
 /// Outcome of one sweep over pending targets.
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub async fn sweep_pending_targets(db: &Db) -> Result<SweepReport, StoreError> {
         let Some(kind) = TargetKind::parse(&kind) else {
             continue;
         };
-        let mut tx = db.begin().await?;
+        let mut tx = db.begin_write().await?;
         if let Some(company_id) = find_company_for_target(&mut tx, kind, &value).await?
             && resolve_target(&mut tx, &id, &company_id).await?
         {
@@ -41,22 +41,22 @@ pub async fn sweep_pending_targets(db: &Db) -> Result<SweepReport, StoreError> {
 /// now: the one their latest job change *by date* took them to (unless a person record written
 /// after it says otherwise). A job change that is older than one already known — a backfill —
 /// therefore leaves them where they are, whatever order the changes were ingested in. Returns how
-/// many targets moved.
-pub async fn follow_latest_job_changes(db: &Db, person_keys: &[String]) -> Result<u64, StoreError> {
+/// many targets moved. Runs in the ingest transaction that stored the changes (which holds the
+/// ingest lock), so no job change lands between the read and the move.
+pub async fn follow_latest_job_changes(
+    tx: &mut Tx,
+    person_keys: &[String],
+) -> Result<u64, StoreError> {
     if person_keys.is_empty() {
         return Ok(0);
     }
-    let mut tx = db.begin().await?;
-    // Serialized with ingestion, so no job change lands between the read and the move.
-    tx.lock_ingest().await?;
     let mut moved = 0;
-    for key in watched_profiles(&mut tx, person_keys).await? {
+    for key in watched_profiles(tx, person_keys).await? {
         if let Some(company_id) =
-            find_company_for_target(&mut tx, TargetKind::LinkedinProfile, &key).await?
+            find_company_for_target(tx, TargetKind::LinkedinProfile, &key).await?
         {
-            moved += follow_person(&mut tx, &key, &company_id).await?;
+            moved += follow_person(tx, &key, &company_id).await?;
         }
     }
-    tx.commit().await?;
     Ok(moved)
 }

@@ -77,13 +77,17 @@ pub async fn claim_digest(
     claim_until: i64,
 ) -> Result<bool, StoreError> {
     let sql = format!("UPDATE monitors SET last_email_at = $2 WHERE id = $3 AND {DUE}");
-    let claimed = on_db!(db, |pool| sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(cutoff)
-        .bind(claim_until)
-        .bind(monitor_id)
-        .execute(pool)
-        .await
-        .map(|r| r.rows_affected()))?;
+    let claimed = db
+        .write(async |tx| {
+            Ok(on_tx!(tx, |conn| sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(cutoff)
+                .bind(claim_until)
+                .bind(monitor_id)
+                .execute(conn)
+                .await
+                .map(|r| r.rows_affected()))?)
+        })
+        .await?;
     Ok(claimed == 1)
 }
 
@@ -96,15 +100,18 @@ pub async fn release_digest(
     claim_until: i64,
     cutoff: i64,
 ) -> Result<(), StoreError> {
-    on_db!(db, |pool| sqlx::query(
-        "UPDATE monitors SET last_email_at = $1 WHERE id = $2 AND last_email_at = $3"
-    )
-    .bind(cutoff)
-    .bind(monitor_id)
-    .bind(claim_until)
-    .execute(pool)
-    .await
-    .map(|r| r.rows_affected()))?;
+    db.write(async |tx| {
+        Ok(on_tx!(tx, |conn| sqlx::query(
+            "UPDATE monitors SET last_email_at = $1 WHERE id = $2 AND last_email_at = $3"
+        )
+        .bind(cutoff)
+        .bind(monitor_id)
+        .bind(claim_until)
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?)
+    })
+    .await?;
     Ok(())
 }
 
@@ -154,7 +161,7 @@ pub async fn mark_digest_sent(
     item_ids: &[String],
     sent_at: i64,
 ) -> Result<(), StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     for chunk in item_ids.chunks(ID_CHUNK) {
         let sql = format!(
             "UPDATE alert_items SET sent_at = $1 WHERE sent_at IS NULL AND id IN ({})",

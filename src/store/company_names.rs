@@ -49,7 +49,8 @@ pub async fn fuzzy_company_ids(db: &Db, name: &str, limit: i64) -> Result<Vec<St
     }
     let needle = name.trim().to_lowercase();
     match db {
-        Db::Sqlite(pool) => {
+        Db::Sqlite(sqlite) => {
+            let pool = sqlite.pool();
             let searched = rarest_trigrams(pool, needle_trigrams(&needle)).await?;
             let candidates = sharing_most_trigrams(pool, &searched).await?;
             Ok(rank_by_similarity(&needle, candidates, SIMILAR, limit))
@@ -120,7 +121,8 @@ async fn containing(db: &Db, needle: &str) -> Result<Vec<(String, String)>, Stor
 /// PostgreSQL's trigram index serves `LIKE '…%'`.
 async fn prefix_company_ids(db: &Db, needle: &str, limit: i64) -> Result<Vec<String>, StoreError> {
     Ok(match db {
-        Db::Sqlite(pool) => {
+        Db::Sqlite(sqlite) => {
+            let pool = sqlite.pool();
             sqlx::query_scalar(
                 "SELECT id FROM companies \
                  WHERE lower(name) >= lower($1) AND lower(name) < lower($1) || $2 \

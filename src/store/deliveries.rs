@@ -15,7 +15,7 @@ pub use records::{AttemptRecord, record_attempts};
 
 use super::outbox::{NewDelivery, insert_deliveries};
 use super::{Db, StoreError, Tx, new_id, placeholders};
-use crate::{on_db, on_tx};
+use crate::on_tx;
 
 /// Deliveries still pending this long after they were queued (held for credits, or for a
 /// paused monitor) fail.
@@ -82,7 +82,7 @@ pub async fn claim_due(db: &Db, claim: &Claim<'_>) -> Result<Vec<ClaimedDelivery
          RETURNING id",
         due_sql(full.len(), " FOR UPDATE OF d SKIP LOCKED")
     );
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     let ids: Vec<String> = on_tx!(&mut tx, |conn| {
         let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql))
             .bind(claim.now)
@@ -167,7 +167,7 @@ pub async fn webhook_monitor_id(
 
 /// Gives leased deliveries back untouched (a claim took more than there was room for).
 pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<(), StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     super::bulk::execute_in(
         &mut tx,
         "UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ? \
@@ -181,41 +181,50 @@ pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<(), StoreErro
 
 /// Extends to `until` every lease `owner` holds that has not run out by `now`; returns how many.
 pub async fn extend_leases(db: &Db, owner: &str, now: i64, until: i64) -> Result<u64, StoreError> {
-    Ok(on_db!(db, |pool| sqlx::query(
-        "UPDATE deliveries SET lease_until = $3 WHERE lease_owner = $1 AND status = 'pending' \
+    db.write(async |tx| {
+        Ok(on_tx!(tx, |conn| sqlx::query(
+            "UPDATE deliveries SET lease_until = $3 WHERE lease_owner = $1 AND status = 'pending' \
          AND lease_until >= $2"
-    )
-    .bind(owner)
-    .bind(now)
-    .bind(until)
-    .execute(pool)
+        )
+        .bind(owner)
+        .bind(now)
+        .bind(until)
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?)
+    })
     .await
-    .map(|r| r.rows_affected()))?)
 }
 
 /// Gives back every lease `owner` still holds (a process shutting down), so another worker
 /// can take the deliveries at once instead of after the lease runs out.
 pub async fn release_all(db: &Db, owner: &str) -> Result<u64, StoreError> {
-    Ok(on_db!(db, |pool| sqlx::query(
-        "UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $1"
-    )
-    .bind(owner)
-    .execute(pool)
+    db.write(async |tx| {
+        Ok(on_tx!(tx, |conn| sqlx::query(
+            "UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $1"
+        )
+        .bind(owner)
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?)
+    })
     .await
-    .map(|r| r.rows_affected()))?)
 }
 
 /// Fails deliveries still pending [`HOLD_LIMIT_MS`] after they were queued; returns how many.
 pub async fn expire_held(db: &Db, now: i64) -> Result<u64, StoreError> {
-    Ok(on_db!(db, |pool| sqlx::query(
-        "UPDATE deliveries SET status = 'failed', failed_at = $1, updated_at = $1 \
+    db.write(async |tx| {
+        Ok(on_tx!(tx, |conn| sqlx::query(
+            "UPDATE deliveries SET status = 'failed', failed_at = $1, updated_at = $1 \
          WHERE status = 'pending' AND created_at < $2 AND (lease_until IS NULL OR lease_until < $1)"
-    )
-    .bind(now)
-    .bind(now - HOLD_LIMIT_MS)
-    .execute(pool)
+        )
+        .bind(now)
+        .bind(now - HOLD_LIMIT_MS)
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?)
+    })
     .await
-    .map(|r| r.rows_affected()))?)
 }
 
 /// A delivery as a replay needs it.

@@ -32,6 +32,7 @@ mod signal_filters;
 pub mod signal_lists;
 pub mod signal_query;
 pub mod signals;
+mod sqlite;
 mod statistics;
 pub mod stats;
 mod tag_tests;
@@ -39,29 +40,27 @@ pub mod targets;
 pub mod teams;
 pub mod versions;
 pub mod webhooks;
-pub mod write_turn;
 
-use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::postgres::{PgPoolOptions, Postgres};
-use sqlx::sqlite::{
-    Sqlite, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
-};
-use sqlx::{PgPool, SqlitePool, Transaction};
+use sqlx::{PgPool, Transaction};
 
 pub use error::StoreError;
+pub use sqlite::{SqliteDb, SqliteTx};
 
-/// A pool of connections to one of the two supported databases.
+/// A handle on one of the two supported databases: a pool of connections and, on SQLite, the
+/// gate its writers take turns at. Clones share both; two connected handles share neither.
 #[derive(Clone, Debug)]
 pub enum Db {
-    Sqlite(SqlitePool),
+    Sqlite(SqliteDb),
     Postgres(PgPool),
 }
 
 /// An open transaction on either backend.
+#[derive(Debug)]
 pub enum Tx {
-    Sqlite(Transaction<'static, Sqlite>),
+    Sqlite(SqliteTx),
     Postgres(Transaction<'static, Postgres>),
 }
 
@@ -70,7 +69,10 @@ pub enum Tx {
 macro_rules! on_db {
     ($db:expr, |$conn:ident| $body:expr) => {
         match $db {
-            $crate::store::Db::Sqlite($conn) => $body,
+            $crate::store::Db::Sqlite(sqlite) => {
+                let $conn = sqlite.pool();
+                $body
+            }
             $crate::store::Db::Postgres($conn) => $body,
         }
     };
@@ -93,9 +95,6 @@ macro_rules! on_tx {
     };
 }
 
-/// The page cache of [`Db::own_writer`]'s connection: `-N` is N KiB (SQLite's default is 2 MiB).
-const WRITER_CACHE_KIB: &str = "-32768";
-
 /// Most connections a PostgreSQL pool opens unless configured otherwise.
 pub const PG_MAX_CONNECTIONS: u32 = 16;
 
@@ -115,51 +114,21 @@ impl Db {
                 .await?;
             Ok(Db::Postgres(pool))
         } else if url.starts_with("sqlite:") {
-            let options = SqliteConnectOptions::from_str(url)?
-                .create_if_missing(true)
-                .journal_mode(SqliteJournalMode::Wal)
-                .synchronous(SqliteSynchronous::Normal)
-                .busy_timeout(Duration::from_secs(30))
-                // Checkpoints run off the writers' path (store::write_turn); SQLite's own, in
-                // the commit that crosses this length, is only a backstop.
-                .pragma("wal_autocheckpoint", "40000")
-                // Statement journals of multi-row writes stay in memory, not in temp files.
-                .pragma("temp_store", "memory")
-                .foreign_keys(true);
-            let pool = SqlitePoolOptions::new()
-                .max_connections(8)
-                .acquire_timeout(Duration::from_secs(30))
-                // A connection to a local file does not go stale: no ping before each use.
-                .test_before_acquire(false)
-                .connect_with(options)
-                .await?;
-            Ok(Db::Sqlite(pool))
+            Ok(Db::Sqlite(SqliteDb::connect(url).await?))
         } else {
             Err(StoreError::UnsupportedUrl)
         }
     }
 
     /// A pool of its own, of one connection with a larger page cache, for a process's busiest
-    /// writer on SQLite (on PostgreSQL, this pool). In WAL mode a connection empties its page
-    /// cache whenever another one has committed since its last transaction, and a pool hands
-    /// out whichever connection is free: the ingest writer then read most index pages its
-    /// inserts touch back from the files. On a connection of its own they stay in memory from
-    /// one group to the next while only it writes.
+    /// writer on SQLite (on PostgreSQL, this pool); it shares this handle's write gate. In WAL
+    /// mode a connection empties its page cache whenever another one has committed since its
+    /// last transaction, and a pool hands out whichever connection is free: the ingest writer
+    /// then read most index pages its inserts touch back from the files. On a connection of its
+    /// own they stay in memory from one group to the next while only it writes.
     pub fn own_writer(&self) -> Db {
         match self {
-            Db::Sqlite(pool) => {
-                let options = (*pool.connect_options())
-                    .clone()
-                    .pragma("cache_size", WRITER_CACHE_KIB);
-                let pool = SqlitePoolOptions::new()
-                    .max_connections(1)
-                    .acquire_timeout(Duration::from_secs(30))
-                    .idle_timeout(None)
-                    .max_lifetime(None)
-                    .test_before_acquire(false)
-                    .connect_lazy_with(options);
-                Db::Sqlite(pool)
-            }
+            Db::Sqlite(sqlite) => Db::Sqlite(sqlite.own_writer()),
             Db::Postgres(_) => self.clone(),
         }
     }
@@ -168,22 +137,76 @@ impl Db {
     /// several processes may start at once.
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match self {
-            Db::Sqlite(pool) => {
-                sqlx::migrate!("migrations/sqlite").run(pool).await?;
-                statistics::forget_search_index_samples(pool).await?;
+            Db::Sqlite(sqlite) => {
+                sqlx::migrate!("migrations/sqlite")
+                    .run(sqlite.pool())
+                    .await?;
+                statistics::forget_search_index_samples(sqlite.pool()).await?;
             }
             Db::Postgres(pool) => sqlx::migrate!("migrations/postgres").run(pool).await?,
         }
         Ok(())
     }
 
-    /// Starts a read-write transaction. On SQLite it takes the write lock up front
-    /// (`BEGIN IMMEDIATE`) so that check-then-write sequences are serialized.
-    pub async fn begin(&self) -> Result<Tx, StoreError> {
+    /// Starts a write transaction: every write to the database goes through one. On SQLite it
+    /// first waits for the handle's write gate (an in-process hand-over, instead of SQLite's
+    /// busy handler that sleeps and retries), then takes the write lock up front
+    /// (`BEGIN IMMEDIATE`) so that check-then-write sequences are serialized; the transaction
+    /// holds the gate until it ends, and a checkpoint of the log follows. Not reentrant: a task
+    /// holding one must not start another. On PostgreSQL, a plain `BEGIN`.
+    pub async fn begin_write(&self) -> Result<Tx, StoreError> {
         Ok(match self {
-            Db::Sqlite(pool) => Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
+            Db::Sqlite(sqlite) => Tx::Sqlite(sqlite.begin_write().await?),
             Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
         })
+    }
+
+    /// A read-only transaction: on SQLite a deferred one without the write gate, so that
+    /// reading never waits for the writers.
+    pub async fn begin_read(&self) -> Result<Tx, StoreError> {
+        Ok(match self {
+            Db::Sqlite(sqlite) => Tx::Sqlite(sqlite.begin_read().await?),
+            Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
+        })
+    }
+
+    /// Deprecated: the former name of [`Db::begin_write`], kept until its last callers move.
+    pub async fn begin(&self) -> Result<Tx, StoreError> {
+        self.begin_write().await
+    }
+
+    /// Runs `write` in a write transaction of its own ([`Db::begin_write`]) and commits: for
+    /// a single write statement, which on SQLite must take the gate like any other write.
+    pub async fn write<T, F>(&self, write: F) -> Result<T, StoreError>
+    where
+        F: AsyncFnOnce(&mut Tx) -> Result<T, StoreError>,
+    {
+        let mut tx = self.begin_write().await?;
+        let out = write(&mut tx).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    /// Runs `writer`, the process's busiest writer, where it writes best: on SQLite on a
+    /// thread and runtime of its own, sharing one core with its connection's thread (the
+    /// statements of a transaction hop between the two); on PostgreSQL, whose connections
+    /// belong to the runtime that opened them, and if the thread cannot start, as a task of
+    /// the current runtime.
+    pub fn spawn_writer<F>(&self, name: &str, writer: F)
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        let writer = match self {
+            Db::Sqlite(_) => match sqlite::writer_thread::spawn(name, writer) {
+                Ok(()) => return,
+                Err((err, writer)) => {
+                    tracing::warn!(error = %err, name, "the writer runs on the current runtime");
+                    writer
+                }
+            },
+            Db::Postgres(_) => writer,
+        };
+        tokio::spawn(writer);
     }
 
     /// True when a trivial query answers.

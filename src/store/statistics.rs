@@ -8,7 +8,8 @@ impl Db {
     /// Refreshes the query planner's statistics, after a bulk load.
     pub async fn analyze(&self) -> Result<(), StoreError> {
         match self {
-            Db::Sqlite(pool) => {
+            Db::Sqlite(sqlite) => {
+                let pool = sqlite.pool();
                 sqlx::query("ANALYZE").execute(pool).await?;
                 forget_search_index_samples(pool).await?;
             }

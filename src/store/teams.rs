@@ -59,7 +59,7 @@ const TEAM_COLUMNS: &str =
 pub async fn create_team(db: &Db, team: &NewTeam) -> Result<(String, IssuedKey), StoreError> {
     let team_id = new_id();
     let now = now_ms();
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     on_tx!(&mut tx, |conn| sqlx::query(
         "INSERT INTO teams (id, name, credits, subscription_status, rate_limit_per_minute, \
          created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)"
@@ -84,7 +84,7 @@ pub async fn add_member(
     team_id: &str,
     email: &str,
 ) -> Result<Option<IssuedKey>, StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     if find_team_tx(&mut tx, team_id).await?.is_none() {
         return Ok(None);
     }
@@ -153,7 +153,7 @@ pub async fn update_team(
     team_id: &str,
     changes: &TeamChanges,
 ) -> Result<Option<TeamRow>, StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     tx.lock_team(team_id).await?;
     on_tx!(&mut tx, |conn| sqlx::query(
         "UPDATE teams SET credits = COALESCE($2, credits), \
@@ -177,14 +177,18 @@ pub async fn update_team(
 /// Revokes an API key; false when no live key matches.
 pub async fn revoke_key(db: &Db, api_key: &str) -> Result<bool, StoreError> {
     let hash = hash_api_key(api_key);
-    let result = crate::on_db!(db, |pool| sqlx::query(
-        "UPDATE api_keys SET revoked_at = $2 WHERE key_hash = $1 AND revoked_at IS NULL"
-    )
-    .bind(&hash)
-    .bind(now_ms())
-    .execute(pool)
-    .await
-    .map(|r| r.rows_affected()))?;
+    let result = db
+        .write(async |tx| {
+            Ok(on_tx!(tx, |conn| sqlx::query(
+                "UPDATE api_keys SET revoked_at = $2 WHERE key_hash = $1 AND revoked_at IS NULL"
+            )
+            .bind(&hash)
+            .bind(now_ms())
+            .execute(conn)
+            .await
+            .map(|r| r.rows_affected()))?)
+        })
+        .await?;
     Ok(result > 0)
 }
 

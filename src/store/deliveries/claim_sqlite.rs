@@ -10,7 +10,6 @@ use sqlx::FromRow;
 use super::{CLAIMED, Claim, ClaimedDelivery};
 use crate::on_db;
 use crate::store::bulk::{Val, execute_in, select_in};
-use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError, placeholders};
 
 /// A due delivery the search found.
@@ -70,8 +69,7 @@ pub async fn claim_due_sqlite(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let _turn = writer_turn(db).await;
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     let until = claim.now + claim.lease_ms;
     execute_in(

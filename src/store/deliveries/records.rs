@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 
 use crate::on_tx;
 use crate::store::bulk::{RowStatement, Val, execute_rows};
-use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError, Tx};
 
 /// The outcome of one attempt, to record.
@@ -33,8 +32,7 @@ pub struct AttemptRecord {
 /// Records attempts in one transaction. An attempt whose lease was lost meanwhile changes
 /// nothing. A success is charged once per delivery (never below a balance of 0).
 pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<(), StoreError> {
-    let _turn = writer_turn(db).await;
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     let mut applied = Vec::with_capacity(records.len());
     for r in records {
         if update_delivery(&mut tx, r).await? {

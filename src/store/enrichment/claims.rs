@@ -6,7 +6,6 @@
 use sqlx::FromRow;
 
 use crate::store::bulk::{RowStatement, Val, execute_rows};
-use crate::store::write_turn::writer_turn;
 use crate::store::{Db, StoreError, Tx};
 use crate::{on_db, on_tx};
 
@@ -34,7 +33,8 @@ pub async fn claim_job(
 ) -> Result<Option<ClaimedJob>, StoreError> {
     let lock = match db {
         Db::Postgres(_) => " FOR UPDATE SKIP LOCKED",
-        Db::Sqlite(pool) => {
+        Db::Sqlite(sqlite) => {
+            let pool = sqlite.pool();
             let found: Option<(String,)> = sqlx::query_as(CLAIMABLE)
                 .bind(now)
                 .fetch_optional(pool)
@@ -50,8 +50,7 @@ pub async fn claim_job(
          attempts = attempts + 1, updated_at = $3 WHERE id = ({}{lock}) RETURNING id, attempts",
         CLAIMABLE.replace("$1", "$3")
     );
-    let _turn = writer_turn(db).await;
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     let claimed = on_tx!(&mut tx, |conn| sqlx::query_as::<_, ClaimedJob>(
         sqlx::AssertSqlSafe(sql)
     )
@@ -127,7 +126,7 @@ pub async fn record_chunk(
     results: &[RowResult],
     counts: ChunkCounts,
 ) -> Result<bool, StoreError> {
-    let mut tx = db.begin().await?;
+    let mut tx = db.begin_write().await?;
     let owned = on_tx!(&mut tx, |conn| sqlx::query(
         "UPDATE enrichment_jobs SET processed = processed + $3, matched = matched + $4, \
          with_funding = with_funding + $5, with_acquisition = with_acquisition + $6, \
@@ -207,21 +206,25 @@ async fn finish(
     now: i64,
 ) -> Result<bool, StoreError> {
     let code = message.map(|_| "match_engine_unavailable");
-    let changed = on_db!(db, |pool| sqlx::query(
-        "UPDATE enrichment_jobs SET status = $3, error_code = $4, error_message = $5, \
+    let changed = db
+        .write(async |tx| {
+            Ok(on_tx!(tx, |conn| sqlx::query(
+                "UPDATE enrichment_jobs SET status = $3, error_code = $4, error_message = $5, \
          completed_at = $6, updated_at = $6, lease_until = NULL, lease_owner = NULL \
          WHERE id = $1 AND status IN ('pending', 'running') \
          AND ($2 IS NULL OR lease_owner = $2)"
-    )
-    .bind(job_id)
-    .bind(owner)
-    .bind(status)
-    .bind(code)
-    .bind(message)
-    .bind(now)
-    .execute(pool)
-    .await
-    .map(|r| r.rows_affected()))?;
+            )
+            .bind(job_id)
+            .bind(owner)
+            .bind(status)
+            .bind(code)
+            .bind(message)
+            .bind(now)
+            .execute(conn)
+            .await
+            .map(|r| r.rows_affected()))?)
+        })
+        .await?;
     Ok(changed == 1)
 }
 
@@ -232,28 +235,34 @@ pub async fn release_job(
     owner: &str,
     retry_at: i64,
 ) -> Result<(), StoreError> {
-    on_db!(db, |pool| sqlx::query(
-        "UPDATE enrichment_jobs SET lease_owner = NULL, lease_until = $3 \
+    db.write(async |tx| {
+        Ok(on_tx!(tx, |conn| sqlx::query(
+            "UPDATE enrichment_jobs SET lease_owner = NULL, lease_until = $3 \
          WHERE id = $1 AND lease_owner = $2"
-    )
-    .bind(job_id)
-    .bind(owner)
-    .bind(retry_at)
-    .execute(pool)
-    .await
-    .map(|_| ()))?;
+        )
+        .bind(job_id)
+        .bind(owner)
+        .bind(retry_at)
+        .execute(conn)
+        .await
+        .map(|_| ()))?)
+    })
+    .await?;
     Ok(())
 }
 
 /// Drops the rows of jobs created before `before`; the jobs themselves stay, so that fetching
 /// one answers "expired" rather than "not found".
 pub async fn purge_rows_before(db: &Db, before: i64) -> Result<u64, StoreError> {
-    Ok(on_db!(db, |pool| sqlx::query(
-        "DELETE FROM enrichment_rows WHERE job_id IN \
+    db.write(async |tx| {
+        Ok(on_tx!(tx, |conn| sqlx::query(
+            "DELETE FROM enrichment_rows WHERE job_id IN \
          (SELECT id FROM enrichment_jobs WHERE created_at < $1)"
-    )
-    .bind(before)
-    .execute(pool)
+        )
+        .bind(before)
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?)
+    })
     .await
-    .map(|r| r.rows_affected()))?)
 }

@@ -30,10 +30,7 @@ pub struct KeyedCompany {
 
 /// A read-only transaction: on SQLite a deferred one, so that reading never takes the write lock.
 pub async fn begin_read(db: &Db) -> Result<Tx, StoreError> {
-    Ok(match db {
-        Db::Sqlite(pool) => Tx::Sqlite(pool.begin().await?),
-        Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
-    })
+    db.begin_read().await
 }
 
 /// Every company whose `key` column is one of `values`.

@@ -1,6 +1,6 @@
-//! Fan-out (DESIGN.md flow 2): inside the transaction that accepts new signals or companies,
-//! find who is interested and queue an event, one delivery per webhook and one alert item per
-//! monitor. Committed together with the signal, or not at all.
+//! Fan-out: inside the transaction that accepts new signals or companies, find who is
+//! interested and gather an event, one delivery per webhook and one alert item per monitor into
+//! the [`Outbox`], which the same transaction then enqueues.
 //!
 //! - A monitor hears of a signal when one of its resolved targets is a company the signal
 //!   concerns (both sides of an acquisition, both companies of a job change) and the signal's type
@@ -8,27 +8,20 @@
 //!   targets resolved now count, so nothing older than the resolution is ever sent.
 //! - A standalone webhook hears of every new signal of its event types that passes its filters.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
+use serde::de::DeserializeOwned;
+
+use super::Outbox;
 use super::event::{new_company_event_data, signal_event_data};
 use crate::domain::signal_type::SignalType;
 use crate::domain::webhook_filters::{FilterSubject, WebhookFilters};
 use crate::store::company_lists::{CompanyRow, companies_by_id};
 use crate::store::outbox::{
-    FOLLOW_SCHEDULE, NewAlert, NewDelivery, NewEvent, StandaloneWebhook, WatchingMonitor,
-    insert_alerts, insert_deliveries, insert_events, monitors_watching, nobody_listens,
-    standalone_webhooks,
+    StandaloneWebhook, WatchingMonitor, monitors_watching, nobody_listens, standalone_webhooks,
 };
 use crate::store::signals::SignalRow;
-use crate::store::{StoreError, Tx, new_id};
-
-/// What one fan-out queued.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FanOut {
-    pub events: usize,
-    pub deliveries: usize,
-    pub alerts: usize,
-}
+use crate::store::{StoreError, Tx};
 
 /// A standalone webhook with its event types and filters parsed.
 struct Listener {
@@ -37,100 +30,50 @@ struct Listener {
     filters: WebhookFilters,
 }
 
-fn listeners(webhooks: Vec<StandaloneWebhook>) -> Vec<Listener> {
+fn listeners(webhooks: Vec<StandaloneWebhook>) -> Result<Vec<Listener>, StoreError> {
     webhooks
         .into_iter()
-        .map(|webhook| Listener {
-            event_types: serde_json::from_str(&webhook.event_types).unwrap_or_default(),
-            filters: WebhookFilters::from_stored(&webhook.filters),
-            webhook,
+        .map(|webhook| {
+            let what = || format!("webhook {}", webhook.id);
+            let filters: BTreeMap<String, String> =
+                decode(&webhook.filters, &format!("{} filters", what()))?;
+            let filters = WebhookFilters::parse(&filters)
+                .map_err(|err| corrupt(&format!("{} filters", what()), &err))?;
+            Ok(Listener {
+                event_types: decode(&webhook.event_types, &format!("{} event types", what()))?,
+                filters,
+                webhook,
+            })
         })
         .collect()
 }
 
-/// What is being queued, gathered before writing.
-struct Outbox {
-    events: Vec<NewEvent>,
-    deliveries: Vec<NewDelivery>,
-    alerts: Vec<NewAlert>,
-    now: i64,
+/// A JSON column read back: what does not decode is corrupt data, never "nothing stored" (an
+/// empty list of filters would send a webhook everything).
+pub(super) fn decode<T: DeserializeOwned>(json: &str, what: &str) -> Result<T, StoreError> {
+    serde_json::from_str(json).map_err(|err| corrupt(what, &err))
 }
 
-impl Outbox {
-    fn new(now: i64) -> Outbox {
-        Outbox {
-            events: Vec::new(),
-            deliveries: Vec::new(),
-            alerts: Vec::new(),
-            now,
-        }
-    }
-
-    fn event(&mut self, event_type: &str, signal_id: &str, data: serde_json::Value) -> String {
-        let id = new_id();
-        self.events.push(NewEvent {
-            id: id.clone(),
-            event_type: event_type.to_string(),
-            signal_id: Some(signal_id.to_string()),
-            data: data.to_string(),
-            created_at: self.now,
-        });
-        id
-    }
-
-    fn delivery(&mut self, event_id: &str, event_type: &str, to: (&str, &str, Option<&str>)) {
-        let (webhook_id, team_id, monitor_id) = to;
-        self.deliveries.push(NewDelivery {
-            id: new_id(),
-            webhook_id: webhook_id.to_string(),
-            team_id: team_id.to_string(),
-            monitor_id: monitor_id.map(str::to_string),
-            event_id: event_id.to_string(),
-            event_type: event_type.to_string(),
-            free: false,
-            max_attempts: FOLLOW_SCHEDULE,
-            attempt_count: 0,
-            retry_of: None,
-            created_at: self.now,
-        });
-    }
-
-    fn alert(&mut self, event_id: &str, monitor: &WatchingMonitor) {
-        self.alerts.push(NewAlert {
-            id: new_id(),
-            monitor_id: monitor.monitor_id.clone(),
-            team_id: monitor.team_id.clone(),
-            event_id: event_id.to_string(),
-            created_at: self.now,
-        });
-    }
-
-    async fn write(self, tx: &mut Tx) -> Result<FanOut, StoreError> {
-        insert_events(tx, &self.events).await?;
-        insert_deliveries(tx, &self.deliveries).await?;
-        insert_alerts(tx, &self.alerts).await?;
-        Ok(FanOut {
-            events: self.events.len(),
-            deliveries: self.deliveries.len(),
-            alerts: self.alerts.len(),
-        })
-    }
+/// Logs corrupt data once, where it is found, and the error that carries it up.
+fn corrupt(what: &str, err: &dyn std::fmt::Display) -> StoreError {
+    tracing::error!(what, error = %err, "stored data does not decode");
+    StoreError::Corrupt(format!("{what}: {err}"))
 }
 
-/// Queues the events of newly accepted signals.
+/// Gathers the events of newly accepted signals into `outbox`.
 pub async fn fan_out_signals(
     tx: &mut Tx,
     signals: &[&SignalRow],
-    now: i64,
-) -> Result<FanOut, StoreError> {
+    outbox: &mut Outbox,
+) -> Result<(), StoreError> {
     if signals.is_empty() {
-        return Ok(FanOut::default());
+        return Ok(());
     }
     // Where standalone webhooks listen (the common case under load) that one read says someone
     // may; otherwise the cheap check spares bulk loads the look-up of monitors per company.
-    let standalone = listeners(standalone_webhooks(tx).await?);
+    let standalone = listeners(standalone_webhooks(tx).await?)?;
     if standalone.is_empty() && nobody_listens(tx).await? {
-        return Ok(FanOut::default());
+        return Ok(());
     }
     let mut concerned: Vec<&str> = signals
         .iter()
@@ -148,9 +91,8 @@ pub async fn fan_out_signals(
         .into_iter()
         .map(|c| (c.id.clone(), c))
         .collect();
-    let mut outbox = Outbox::new(now);
     for signal in signals {
-        let monitors = interested_monitors(signal, &by_company);
+        let monitors = interested_monitors(signal, &by_company)?;
         let company = companies.get(&signal.company_id);
         let other = signal
             .other_company_id
@@ -160,7 +102,7 @@ pub async fn fan_out_signals(
             continue;
         };
         let event_type = kind.event_type();
-        let subject = subject(signal, company);
+        let subject = subject(signal, company)?;
         let webhooks: Vec<&Listener> = standalone
             .iter()
             .filter(|l| l.event_types.iter().any(|t| t == event_type))
@@ -169,7 +111,7 @@ pub async fn fan_out_signals(
         if monitors.is_empty() && webhooks.is_empty() {
             continue;
         }
-        let data = signal_event_data(signal, company, other);
+        let data = signal_event_data(signal, company, other)?;
         let event_id = outbox.event(event_type, &signal.id, data);
         for monitor in monitors {
             outbox.alert(&event_id, monitor);
@@ -190,26 +132,27 @@ pub async fn fan_out_signals(
             );
         }
     }
-    outbox.write(tx).await
+    Ok(())
 }
 
 /// Monitors that hear of `signal`, each once.
 fn interested_monitors<'a>(
     signal: &SignalRow,
     by_company: &HashMap<&str, Vec<&'a WatchingMonitor>>,
-) -> Vec<&'a WatchingMonitor> {
+) -> Result<Vec<&'a WatchingMonitor>, StoreError> {
     let mut seen = HashSet::new();
-    std::iter::once(signal.company_id.as_str())
+    let mut interested = Vec::new();
+    let concerned = std::iter::once(signal.company_id.as_str())
         .chain(signal.other_company_id.as_deref())
-        .flat_map(|id| by_company.get(id).into_iter().flatten().copied())
-        .filter(|m| {
-            serde_json::from_str::<Vec<String>>(&m.signal_types)
-                .unwrap_or_default()
-                .iter()
-                .any(|t| t == signal.kind)
-        })
-        .filter(|m| seen.insert(m.monitor_id.as_str()))
-        .collect()
+        .flat_map(|id| by_company.get(id).into_iter().flatten().copied());
+    for monitor in concerned {
+        let what = format!("monitor {} signal types", monitor.monitor_id);
+        let types: Vec<String> = decode(&monitor.signal_types, &what)?;
+        if types.iter().any(|t| t == signal.kind) && seen.insert(monitor.monitor_id.as_str()) {
+            interested.push(monitor);
+        }
+    }
+    Ok(interested)
 }
 
 /// What standalone filters look at in a signal, owned.
@@ -240,7 +183,7 @@ impl Subject {
     }
 }
 
-fn subject(signal: &SignalRow, company: Option<&CompanyRow>) -> Subject {
+fn subject(signal: &SignalRow, company: Option<&CompanyRow>) -> Result<Subject, StoreError> {
     let mut text = String::new();
     if let Some(c) = company {
         for part in [Some(&c.name), c.description.as_ref(), c.industry.as_ref()]
@@ -252,41 +195,43 @@ fn subject(signal: &SignalRow, company: Option<&CompanyRow>) -> Subject {
         }
     }
     text.push_str(&signal.search_body);
-    Subject {
+    let categories = match company {
+        Some(c) => decode(&c.categories, &format!("company {} categories", c.id))?,
+        None => Vec::new(),
+    };
+    Ok(Subject {
         country: company.and_then(|c| c.headquarters_country.clone()),
-        categories: company
-            .map(|c| serde_json::from_str(&c.categories).unwrap_or_default())
-            .unwrap_or_default(),
+        categories,
         text,
         employee_count: company.and_then(|c| c.employee_count),
         date_ms: signal.occurred_at,
         round_type: signal.round_type.clone(),
         round_flavor: signal.round_flavor.clone(),
         amount: signal.amount,
-    }
+    })
 }
 
-/// Queues `new_company.created` for companies just created, to the standalone webhooks that
-/// subscribe to it and whose filters accept the company.
+/// Gathers `new_company.created` for companies just created into `outbox`, to the standalone
+/// webhooks that subscribe to it and whose filters accept the company.
 pub async fn fan_out_new_companies(
     tx: &mut Tx,
     company_ids: &[&str],
-    now: i64,
-) -> Result<FanOut, StoreError> {
+    outbox: &mut Outbox,
+) -> Result<(), StoreError> {
     if company_ids.is_empty() {
-        return Ok(FanOut::default());
+        return Ok(());
     }
     let event_type = "new_company.created";
-    let standalone: Vec<Listener> = listeners(standalone_webhooks(tx).await?)
+    let standalone: Vec<Listener> = listeners(standalone_webhooks(tx).await?)?
         .into_iter()
         .filter(|l| l.event_types.iter().any(|t| t == event_type))
         .collect();
     if standalone.is_empty() {
-        return Ok(FanOut::default());
+        return Ok(());
     }
-    let mut outbox = Outbox::new(now);
     for company in companies_by_id(tx, company_ids).await? {
-        let categories: Vec<String> = serde_json::from_str(&company.categories).unwrap_or_default();
+        let what = format!("company {} categories", company.id);
+        let categories: Vec<String> = decode(&company.categories, &what)?;
         let text = format!(
             "{} {} {}",
             company.name,
@@ -318,5 +263,5 @@ pub async fn fan_out_new_companies(
             );
         }
     }
-    outbox.write(tx).await
+    Ok(())
 }

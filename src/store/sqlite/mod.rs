@@ -1,0 +1,136 @@
+//! The SQLite side of a database handle: its pool, its write gate, and transactions that hold
+//! the gate until they end.
+
+mod checkpoint;
+mod gate;
+pub(crate) mod writer_thread;
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::sqlite::{
+    Sqlite, SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePoolOptions,
+    SqliteSynchronous,
+};
+use sqlx::{SqlitePool, Transaction};
+
+use self::gate::{Turn, WriteGate};
+use super::StoreError;
+
+/// The page cache of [`SqliteDb::own_writer`]'s connection: `-N` is N KiB (SQLite's default is
+/// 2 MiB).
+const WRITER_CACHE_KIB: &str = "-32768";
+
+/// A pool of connections to one SQLite database, and the write gate of the handle it belongs
+/// to. Clones share both.
+#[derive(Clone, Debug)]
+pub struct SqliteDb {
+    pool: SqlitePool,
+    gate: Arc<WriteGate>,
+}
+
+/// A transaction on SQLite; a write transaction holds its handle's write gate until it ends.
+#[derive(Debug)]
+pub struct SqliteTx {
+    // Declared before the turn: the transaction ends (rolls back, when dropped) before the gate
+    // is handed over.
+    tx: Transaction<'static, Sqlite>,
+    turn: Option<Turn>,
+}
+
+impl SqliteDb {
+    /// Opens `url` (created if missing, WAL), with a gate of its own.
+    pub(super) async fn connect(url: &str) -> Result<SqliteDb, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(30))
+            // Checkpoints run off the writers' path (see the checkpoint module); SQLite's own,
+            // in the commit that crosses this length, is only a backstop.
+            .pragma("wal_autocheckpoint", "40000")
+            // Statement journals of multi-row writes stay in memory, not in temp files.
+            .pragma("temp_store", "memory")
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(30))
+            // A connection to a local file does not go stale: no ping before each use.
+            .test_before_acquire(false)
+            .connect_with(options)
+            .await?;
+        let gate = WriteGate::new(pool.clone());
+        Ok(SqliteDb { pool, gate })
+    }
+
+    /// The pool, for statements outside a transaction (reads, and what SQLite runs outside any
+    /// transaction: migrations, `ANALYZE`).
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// A pool of one connection with a larger page cache, sharing this handle's gate.
+    pub(super) fn own_writer(&self) -> SqliteDb {
+        let options = (*self.pool.connect_options())
+            .clone()
+            .pragma("cache_size", WRITER_CACHE_KIB);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(Duration::from_secs(30))
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .test_before_acquire(false)
+            .connect_lazy_with(options);
+        SqliteDb {
+            pool,
+            gate: self.gate.clone(),
+        }
+    }
+
+    /// Waits for the gate, then takes SQLite's write lock up front (`BEGIN IMMEDIATE`) so that
+    /// check-then-write sequences are serialized.
+    pub(super) async fn begin_write(&self) -> Result<SqliteTx, StoreError> {
+        let turn = self.gate.turn().await;
+        let tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        Ok(SqliteTx {
+            tx,
+            turn: Some(turn),
+        })
+    }
+
+    /// A deferred transaction, without the gate: for reading only.
+    pub(super) async fn begin_read(&self) -> Result<SqliteTx, StoreError> {
+        Ok(SqliteTx {
+            tx: self.pool.begin().await?,
+            turn: None,
+        })
+    }
+}
+
+impl SqliteTx {
+    /// Commits, then hands the gate over.
+    pub(super) async fn commit(self) -> Result<(), StoreError> {
+        let SqliteTx { tx, turn } = self;
+        let committed = tx.commit().await;
+        drop(turn);
+        Ok(committed?)
+    }
+}
+
+impl std::ops::Deref for SqliteTx {
+    type Target = SqliteConnection;
+
+    fn deref(&self) -> &SqliteConnection {
+        &self.tx
+    }
+}
+
+impl std::ops::DerefMut for SqliteTx {
+    fn deref_mut(&mut self) -> &mut SqliteConnection {
+        &mut self.tx
+    }
+}
+
+#[cfg(test)]
+mod tests;
