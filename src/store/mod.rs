@@ -33,7 +33,7 @@ pub mod signal_query;
 pub mod signals;
 mod statistics;
 pub mod stats;
-mod tag_tests;
+mod tag_strategy;
 pub mod targets;
 pub mod teams;
 pub mod versions;

@@ -12,6 +12,7 @@ use super::find_active_webhook;
 use crate::domain::time::format_ms;
 use crate::http::auth::Principal;
 use crate::http::envelope::{ok, paginated};
+use crate::domain::delivery_status::DeliveryStatus;
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;
@@ -22,7 +23,6 @@ use crate::store::delivery_history::{
 
 const DEFAULT_LIMIT: i64 = 50;
 const MAX_LIMIT: i64 = 100;
-const STATUSES: [&str; 3] = ["done", "failed", "pending"];
 /// The reference service keeps the first 1000 characters of an endpoint's answer.
 const MAX_RESPONSE_BODY_CHARS: usize = 1000;
 
@@ -90,15 +90,11 @@ pub async fn list_deliveries_handler(
     let limit = query
         .int_in_range("limit", 1, MAX_LIMIT)?
         .unwrap_or(DEFAULT_LIMIT);
-    let status = match query.get("status") {
-        None => None,
-        Some(status) if STATUSES.contains(&status) => Some(status.to_string()),
-        Some(_) => {
-            return Err(ApiError::bad_request(
-                "status must be done, failed or pending",
-            ));
-        }
-    };
+    let status = query
+        .get("status")
+        .map(DeliveryStatus::parse)
+        .transpose()
+        .map_err(|_| ApiError::bad_request("status must be done, failed or pending"))?;
     // An empty cursor (a client passing back a null next_cursor) asks for the first page.
     let after = query
         .get("cursor")
@@ -176,7 +172,7 @@ fn delivery_view(row: &DeliveryRow, attempts: Option<Vec<AttemptView>>) -> Deliv
         id: row.id.clone(),
         event_type: row.event_type.clone(),
         event_id: row.event_id.clone(),
-        status: row.status.clone(),
+        status: row.status.as_str().to_string(),
         // No HTTP answer after an attempt is shown as 0; null only before the first attempt.
         response_status: row.response_status.or((row.attempt_count > 0).then_some(0)),
         response_body: row

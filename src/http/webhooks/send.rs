@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 use super::deliveries::find_team_delivery;
 use super::find_active_webhook;
 use crate::delivery::dispatch::SentDelivery;
+use crate::domain::delivery_status::DeliveryStatus;
 use crate::domain::time::{DAY_MS, now_ms, parse_rfc3339_ms};
 use crate::http::auth::Principal;
 use crate::http::envelope::ok;
@@ -118,7 +119,7 @@ pub async fn retry_delivery(
     let team = principal.team_id.as_str();
     let webhook = find_active_webhook(&state.db, team, &raw_id).await?;
     let delivery = find_team_delivery(&state, team, &webhook.id, &raw_delivery_id).await?;
-    if delivery.status == "done" {
+    if delivery.status == DeliveryStatus::Done {
         return Err(ApiError::conflict("Delivery already succeeded"));
     }
     // A successful replay costs a credit; at a balance of 0 it is refused, as list requests are.
@@ -153,7 +154,7 @@ fn retry_data(sent: SentDelivery, retried_id: &str) -> RetrySent {
         previous_delivery_id: sent
             .previous_delivery_id
             .unwrap_or_else(|| retried_id.to_string()),
-        status: sent.status,
+        status: sent.status.as_str().to_string(),
         response_status: sent.response_status.unwrap_or(0),
         attempt_count: sent.attempt_count,
         success: sent.success,
