@@ -120,7 +120,11 @@ fn digest_lines(digest: &PendingDigest) -> Result<Vec<DigestLine>, StoreError> {
             let data: Value = serde_json::from_str(&item.data).map_err(|err| {
                 StoreError::Corrupt(format!("data of alert item {}: {err}", item.id))
             })?;
-            Ok(DigestLine::from_event(&item.event_type, &data, item.created_at))
+            Ok(DigestLine::from_event(
+                &item.event_type,
+                &data,
+                item.created_at,
+            ))
         })
         .collect()
 }

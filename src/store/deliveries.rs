@@ -271,7 +271,9 @@ pub async fn queue_replay(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Stri
     let Some(found) = found else {
         return Ok(None);
     };
-    if found.status == DeliveryStatus::Pending && found.lease_until.is_some_and(|until| until >= now) {
+    if found.status == DeliveryStatus::Pending
+        && found.lease_until.is_some_and(|until| until >= now)
+    {
         return Err(StoreError::InFlight);
     }
     // A replay of a delivery still on its automatic schedule takes that schedule over, so the

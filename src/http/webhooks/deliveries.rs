@@ -9,10 +9,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::find_active_webhook;
+use crate::domain::delivery_status::DeliveryStatus;
 use crate::domain::time::format_ms;
 use crate::http::auth::Principal;
 use crate::http::envelope::{ok, paginated};
-use crate::domain::delivery_status::DeliveryStatus;
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams, parse_path_id};
 use crate::http::state::AppState;

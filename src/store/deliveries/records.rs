@@ -43,7 +43,10 @@ pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<(), S
         }
     }
     insert_attempts(&mut tx, &applied).await?;
-    let done: Vec<&AttemptRecord> = applied.into_iter().filter(|r| r.status == DeliveryStatus::Done).collect();
+    let done: Vec<&AttemptRecord> = applied
+        .into_iter()
+        .filter(|r| r.status == DeliveryStatus::Done)
+        .collect();
     touch_monitors(&mut tx, &done).await?;
     charge(&mut tx, &done).await?;
     tx.commit().await
