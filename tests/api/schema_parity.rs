@@ -273,19 +273,14 @@ async fn sqlite_facts(pool: &SqlitePool) -> BTreeSet<String> {
         let columns: Vec<(String, String, bool, i64)> = sqlx::query_as(
             "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid",
         )
-        .bind(&table)
+        .bind(table)
         .fetch_all(pool)
         .await
         .expect("table_info");
         for (name, declared, not_null, pk) in columns {
             // A primary key is never NULL in what the code writes; PostgreSQL enforces it.
             let nullable = !not_null && pk == 0;
-            facts.insert(column_fact(
-                &table,
-                &name,
-                sqlite_class(&declared),
-                nullable,
-            ));
+            facts.insert(column_fact(table, &name, sqlite_class(&declared), nullable));
         }
         let indexes: Vec<(String, bool, bool)> =
             sqlx::query_as("SELECT name, \"unique\", partial FROM pragma_index_list(?)")
