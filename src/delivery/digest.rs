@@ -1,4 +1,4 @@
-//! The e-mail digest worker (DESIGN.md flow 4). Every second it looks for monitors whose window
+//! The e-mail digest worker. Every second it looks for monitors whose window
 //! (`SIGNALWATCH_EMAIL_DIGEST_SECONDS`) has passed and that have unsent alert items, and sends
 //! each one message listing them to the monitor's creator. Items are marked sent only after the
 //! SMTP server took the message (or its `.eml` file is complete), so a failure loses nothing.
@@ -78,7 +78,17 @@ pub async fn send_due_digests(
             alerts::release_digest(db, &monitor_id, claim_until, cutoff).await?;
             continue;
         };
-        match send_digest(mailer, &digest).await {
+        let lines = match digest_lines(&digest) {
+            Ok(lines) => lines,
+            Err(err) => {
+                // Unreadable stored data would fail every round: keep the claim (retried when it
+                // expires) and the items, and say which monitor is stuck.
+                tracing::error!(monitor_id, team_id = digest.team_id, error = %err,
+                    "e-mail digest not sent: an alert item is corrupt");
+                continue;
+            }
+        };
+        match send_digest(mailer, &digest, &lines).await {
             Ok(()) => {
                 let ids: Vec<String> = digest.items.into_iter().map(|item| item.id).collect();
                 alerts::mark_digest_sent(db, &monitor_id, &ids, now).await?;
@@ -100,22 +110,35 @@ pub async fn send_due_digests(
     Ok(sent)
 }
 
-/// Renders one monitor's digest and hands it to the mailer.
-async fn send_digest(mailer: &Mailer, digest: &PendingDigest) -> Result<(), MailError> {
-    let lines: Vec<DigestLine> = digest
+/// The digest's lines, one per item; an item whose stored event data is not JSON is
+/// [`StoreError::Corrupt`].
+fn digest_lines(digest: &PendingDigest) -> Result<Vec<DigestLine>, StoreError> {
+    digest
         .items
         .iter()
         .map(|item| {
-            // Stored data that does not parse still gets a line from the event type and time.
-            let data = serde_json::from_str(&item.data).unwrap_or(Value::Null);
-            DigestLine::from_event(&item.event_type, &data, item.created_at)
+            let data: Value = serde_json::from_str(&item.data).map_err(|err| {
+                StoreError::Corrupt(format!("data of alert item {}: {err}", item.id))
+            })?;
+            Ok(DigestLine::from_event(
+                &item.event_type,
+                &data,
+                item.created_at,
+            ))
         })
-        .collect();
-    let rendered = render_digest(&digest.monitor_name, &lines);
+        .collect()
+}
+
+/// Renders one monitor's digest and hands it to the mailer.
+async fn send_digest(
+    mailer: &Mailer,
+    digest: &PendingDigest,
+    lines: &[DigestLine],
+) -> Result<(), MailError> {
+    let rendered = render_digest(&digest.monitor_name, lines);
     let message = compose(mailer.sender(), &digest.recipient, &rendered)?;
     mailer.send(&message).await
 }
 
 #[cfg(test)]
-#[path = "digest_tests.rs"]
 mod tests;

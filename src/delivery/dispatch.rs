@@ -12,6 +12,7 @@ use tokio::sync::Notify;
 use super::client::{PostOutcome, WebhookClient};
 use super::event::{envelope, test_event_data};
 use crate::config::Config;
+use crate::domain::delivery_status::DeliveryStatus;
 use crate::domain::retry::{Attempt, Next, max_attempts, next_step, parse_retry_after};
 use crate::domain::signing::{Signed, delivery_headers};
 use crate::domain::time::now_ms;
@@ -45,7 +46,7 @@ pub struct SentDelivery {
     pub previous_delivery_id: Option<String>,
     pub event_id: String,
     pub event_type: String,
-    pub status: String,
+    pub status: DeliveryStatus,
     pub response_status: Option<u16>,
     pub response_body: String,
     pub attempt_count: i64,
@@ -163,9 +164,9 @@ impl Dispatcher {
         let now = now_ms();
         let (status, next_attempt_at) =
             match next_step(attempt, made, max, &self.schedule, now, jitter) {
-                Next::Done => ("done", now),
-                Next::Failed => ("failed", now),
-                Next::RetryAt(at) => ("pending", at),
+                Next::Done => (DeliveryStatus::Done, now),
+                Next::Failed => (DeliveryStatus::Failed, now),
+                Next::RetryAt(at) => (DeliveryStatus::Pending, at),
             };
         AttemptRecord {
             delivery_id: d.id.clone(),
@@ -194,7 +195,7 @@ impl Dispatcher {
         let now = now_ms();
         let event_id = new_id();
         let delivery_id = new_id();
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.db.begin_write().await?;
         insert_events(
             &mut tx,
             &[NewEvent {
@@ -236,7 +237,7 @@ impl Dispatcher {
     /// the delivery did not succeed.
     pub async fn retry_now(&self, delivery_id: &str) -> Result<SentDelivery, StoreError> {
         let now = now_ms();
-        let mut tx = self.db.begin().await?;
+        let mut tx = self.db.begin_write().await?;
         let Some(replay) = queue_replay(&mut tx, delivery_id, now).await? else {
             return Err(StoreError::NotFound);
         };
@@ -260,11 +261,11 @@ impl Dispatcher {
             previous_delivery_id: previous,
             event_id: delivery.event_id,
             event_type: delivery.event_type,
-            status: record.status.to_string(),
+            status: record.status,
             response_status: status,
             response_body: record.response_body,
             attempt_count: record.attempt,
-            success: record.status == "done",
+            success: record.status == DeliveryStatus::Done,
         })
     }
 }

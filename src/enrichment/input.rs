@@ -234,5 +234,4 @@ impl Columns {
 }
 
 #[cfg(test)]
-#[path = "input_tests.rs"]
 mod tests;

@@ -3,6 +3,7 @@
 //! takes the id of one of the team's active webhooks; anything else is not found.
 
 use crate::delivery::dispatch::SentDelivery;
+use crate::domain::delivery_status::DeliveryStatus;
 use crate::domain::time::{DAY_MS, now_ms, parse_rfc3339_ms};
 use crate::service::webhooks::find_active;
 use crate::service::{ServiceError, Services, TeamContext};
@@ -17,8 +18,6 @@ pub use crate::store::delivery_history::{
 
 /// Furthest back a replay of failures may reach.
 pub const MAX_REPLAY_DAYS: i64 = 14;
-/// Statuses a delivery can be in, and filtered by.
-pub const STATUSES: [&str; 3] = ["done", "failed", "pending"];
 /// Test events are free, and so is a manual retry of one.
 const TEST_EVENT: &str = "system.test";
 
@@ -40,14 +39,9 @@ pub struct Retried {
 }
 
 /// A delivery status filter: `done`, `failed` or `pending`.
-pub fn parse_status(status: &str) -> Result<String, ServiceError> {
-    if STATUSES.contains(&status) {
-        Ok(status.to_string())
-    } else {
-        Err(ServiceError::invalid(
-            "status must be done, failed or pending",
-        ))
-    }
+pub fn parse_status(status: &str) -> Result<DeliveryStatus, ServiceError> {
+    DeliveryStatus::parse(status)
+        .map_err(|_| ServiceError::invalid("status must be done, failed or pending"))
 }
 
 /// A page of the webhook's deliveries, newest first.
@@ -86,7 +80,7 @@ pub async fn retry(
 ) -> Result<Retried, ServiceError> {
     let webhook = find_active(services, ctx, webhook_id).await?;
     let delivery = find_team_delivery(services, ctx, &webhook.id, delivery_id).await?;
-    if delivery.status == "done" {
+    if delivery.status == DeliveryStatus::Done {
         return Err(ServiceError::conflict("Delivery already succeeded"));
     }
     if delivery.event_type != TEST_EVENT && balance(&services.db, ctx.team()).await? <= 0 {
@@ -124,7 +118,7 @@ pub async fn retry_failed(
     let webhook = find_active(services, ctx, webhook_id).await?;
     let now = now_ms();
     let since = parse_since(since, now)?;
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     let queued = requeue_failed_since(&mut tx, &webhook.id, since, now).await?;
     tx.commit().await?;
     if queued > 0 {

@@ -3,6 +3,9 @@
 //!
 //! A claim is one short statement; the HTTP request happens outside any transaction; the outcome
 //! is recorded by a second short transaction that only applies while the lease is still ours.
+//!
+//! Statements name a status as a literal (`status = 'pending'`) rather than a parameter: the
+//! partial indexes on `deliveries` only serve predicates that match theirs literally.
 
 use std::collections::HashMap;
 
@@ -15,6 +18,7 @@ pub use records::{AttemptRecord, record_attempts};
 
 use super::outbox::{NewDelivery, insert_deliveries};
 use super::{Db, StoreError, Tx, new_id, placeholders};
+use crate::domain::delivery_status::DeliveryStatus;
 use crate::on_tx;
 
 /// Deliveries still pending this long after they were queued (held for credits, or for a
@@ -237,7 +241,8 @@ struct Replayed {
     event_id: String,
     event_type: String,
     free: bool,
-    status: String,
+    #[sqlx(try_from = "String")]
+    status: DeliveryStatus,
     lease_until: Option<i64>,
     attempt_count: i64,
     max_attempts: i64,
@@ -275,7 +280,9 @@ pub async fn queue_replay(tx: &mut Tx, id: &str, now: i64) -> Result<Option<Stri
     let Some(found) = found else {
         return Ok(None);
     };
-    if found.status == "pending" && found.lease_until.is_some_and(|until| until >= now) {
+    if found.status == DeliveryStatus::Pending
+        && found.lease_until.is_some_and(|until| until >= now)
+    {
         return Err(StoreError::InFlight);
     }
     // A replay of a delivery still on its automatic schedule takes that schedule over, so the

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use sqlx::FromRow;
 
 use super::{Db, StoreError, placeholders};
+use crate::domain::delivery_status::DeliveryStatus;
 use crate::on_db;
 
 /// One delivery of an event to a webhook.
@@ -17,8 +18,9 @@ pub struct DeliveryRow {
     pub id: String,
     pub event_type: String,
     pub event_id: String,
-    /// `pending`, `done` or `failed`.
-    pub status: String,
+    /// A value outside the known set fails the read rather than showing up as-is.
+    #[sqlx(try_from = "String")]
+    pub status: DeliveryStatus,
     pub response_status: Option<i64>,
     pub response_body: Option<String>,
     pub attempt_count: i64,
@@ -47,7 +49,7 @@ pub struct DeliveryKey {
 #[derive(Debug, Clone)]
 pub struct DeliveryQuery {
     /// Only deliveries with this status.
-    pub status: Option<String>,
+    pub status: Option<DeliveryStatus>,
     /// Only deliveries older than this one (newest-first order).
     pub after: Option<DeliveryKey>,
     pub limit: i64,
@@ -105,7 +107,7 @@ pub async fn list_deliveries(
             .bind(team_id)
             .bind(webhook_id);
         if let Some(status) = &query.status {
-            q = q.bind(status);
+            q = q.bind(status.as_str());
         }
         if let Some(after) = &query.after {
             q = q.bind(after.created_at).bind(&after.id);

@@ -35,7 +35,7 @@ pub mod signals;
 mod sqlite;
 mod statistics;
 pub mod stats;
-mod tag_tests;
+mod tag_strategy;
 pub mod targets;
 pub mod teams;
 pub mod versions;
@@ -168,11 +168,6 @@ impl Db {
             Db::Sqlite(sqlite) => Tx::Sqlite(sqlite.begin_read().await?),
             Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
         })
-    }
-
-    /// Deprecated: the former name of [`Db::begin_write`], kept until its last callers move.
-    pub async fn begin(&self) -> Result<Tx, StoreError> {
-        self.begin_write().await
     }
 
     /// Runs `write` in a write transaction of its own ([`Db::begin_write`]) and commits: for

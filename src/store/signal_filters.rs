@@ -8,7 +8,7 @@ use super::search::{
     signal_search_clause,
 };
 use super::signal_query::SignalQuery;
-use super::tag_tests::TagTest;
+use super::tag_strategy::TagTest;
 use crate::domain::signal_type::SignalType;
 use crate::domain::vocabulary::UNVERIFIED;
 

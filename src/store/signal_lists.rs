@@ -7,7 +7,7 @@ use super::count_cache::CountCache;
 use super::query::{cached_count, fetch_all};
 use super::signal_filters::conditions;
 use super::signal_query::{Order, SignalQuery};
-use super::{Db, StoreError, tag_tests};
+use super::{Db, StoreError, tag_strategy};
 
 pub use super::signal_filters::escape_like;
 
@@ -69,7 +69,7 @@ pub async fn list_signals(
     cache: &CountCache,
     q: &SignalQuery,
 ) -> Result<Vec<SignalListRow>, StoreError> {
-    let tags = tag_tests::for_page(db, cache, q).await?;
+    let tags = tag_strategy::for_page(db, cache, q).await?;
     let mut c = conditions(db, q, &tags);
     let direction = match q.order {
         Order::Asc => "ASC",

@@ -30,6 +30,7 @@ mod profile_targets;
 mod record_types;
 mod request_order;
 mod scale_out;
+mod schema_parity;
 mod shared_limits;
 mod shutdown;
 mod signal_import;

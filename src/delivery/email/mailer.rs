@@ -132,5 +132,4 @@ async fn write_eml(dir: &Path, bytes: &[u8]) -> Result<PathBuf, std::io::Error> 
 }
 
 #[cfg(test)]
-#[path = "mailer_tests.rs"]
 mod tests;

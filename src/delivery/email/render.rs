@@ -238,5 +238,4 @@ fn text(value: &Value) -> Option<String> {
 }
 
 #[cfg(test)]
-#[path = "render_tests.rs"]
 mod tests;

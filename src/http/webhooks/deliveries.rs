@@ -149,7 +149,7 @@ fn delivery_view(row: &DeliveryRow, attempts: Option<Vec<AttemptView>>) -> Deliv
         id: row.id.clone(),
         event_type: row.event_type.clone(),
         event_id: row.event_id.clone(),
-        status: row.status.clone(),
+        status: row.status.as_str().to_string(),
         // No HTTP answer after an attempt is shown as 0; null only before the first attempt.
         response_status: row.response_status.or((row.attempt_count > 0).then_some(0)),
         response_body: row

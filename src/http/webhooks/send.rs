@@ -123,7 +123,7 @@ fn retry_data(retried: Retried) -> RetrySent {
     RetrySent {
         delivery_id: sent.delivery_id,
         previous_delivery_id: sent.previous_delivery_id.unwrap_or(retried_id),
-        status: sent.status,
+        status: sent.status.as_str().to_string(),
         response_status: sent.response_status.unwrap_or(0),
         attempt_count: sent.attempt_count,
         success: sent.success,

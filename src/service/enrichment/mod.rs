@@ -143,7 +143,7 @@ async fn accept(
         columns: &columns,
         now: now_ms(),
     };
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     tx.lock_team(team).await?;
     let remaining = charge_credit(&mut tx, team)
         .await?

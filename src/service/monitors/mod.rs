@@ -103,7 +103,7 @@ pub async fn create(
         created_at: now,
         updated_at: now,
     };
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     tx.lock_team(ctx.team()).await?;
     if store::count_monitors(&mut tx, ctx.team()).await? >= MAX_MONITORS {
         return Err(ServiceError::invalid(format!(
@@ -151,7 +151,7 @@ pub async fn list(services: &Services, ctx: &TeamContext) -> Result<Vec<Monitor>
 
 /// Deletes a monitor and all its targets; its webhook is retired, so delivery stops at once.
 pub async fn delete(services: &Services, ctx: &TeamContext, id: &str) -> Result<(), ServiceError> {
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     tx.lock_team(ctx.team()).await?;
     let monitor = store::find_monitor_tx(&mut tx, ctx.team(), id)
         .await?

@@ -44,7 +44,7 @@ pub async fn update(
     let current = find(&services.db, ctx, id).await?;
     let change = webhook_change(services, &current, changes.webhook_url).await?;
 
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     tx.lock_team(ctx.team()).await?;
     let mut monitor = store::find_monitor_tx(&mut tx, ctx.team(), id)
         .await?

@@ -116,7 +116,7 @@ pub async fn add(
         ));
     }
     let team = ctx.team();
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     tx.lock_team(team).await?;
     find_monitor_tx(&mut tx, team, monitor_id)
         .await?

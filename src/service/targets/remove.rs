@@ -99,7 +99,7 @@ async fn open_monitor(
     ctx: &TeamContext,
     monitor_id: &str,
 ) -> Result<Tx, ServiceError> {
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     find_monitor_tx(&mut tx, ctx.team(), monitor_id)
         .await?
         .ok_or_else(monitor_not_found)?;

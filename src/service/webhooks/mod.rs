@@ -141,7 +141,7 @@ pub async fn create(
         modified_by: ctx.user_id.clone(),
         modified_via: ctx.via.as_str(),
     };
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     tx.lock_team(ctx.team()).await?;
     ensure_webhook_capacity(&mut tx, ctx.team(), None).await?;
     store::insert_webhook_with_filters(&mut tx, &webhook, &to_json_text(&input.filters)).await?;
@@ -156,7 +156,7 @@ pub async fn create(
 /// Soft-deletes a standalone webhook: it stops receiving events and keeps its history. A
 /// monitor's webhook is refused; it goes with its monitor.
 pub async fn delete(services: &Services, ctx: &TeamContext, id: &str) -> Result<(), ServiceError> {
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     let row = store::find_webhook_tx(&mut tx, ctx.team(), id)
         .await?
         .filter(|row| row.active)

@@ -54,7 +54,7 @@ pub async fn update(
     changes: WebhookChanges,
 ) -> Result<Webhook, ServiceError> {
     let team = ctx.team();
-    let mut tx = services.db.begin().await?;
+    let mut tx = services.db.begin_write().await?;
     tx.lock_team(team).await?;
     let mut row = store::find_webhook_tx(&mut tx, team, id)
         .await?

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::domain::delivery_status::DeliveryStatus;
 use crate::on_tx;
 use crate::store::bulk::{RowStatement, Val, execute_rows};
 use crate::store::{Db, StoreError, Tx};
@@ -24,8 +25,8 @@ pub struct AttemptRecord {
     pub response_body: String,
     pub duration_ms: i64,
     pub error: Option<String>,
-    /// `pending` (retry at `next_attempt_at`), `done` or `failed`.
-    pub status: &'static str,
+    /// `Pending` (retry at `next_attempt_at`), `Done` or `Failed`.
+    pub status: DeliveryStatus,
     pub next_attempt_at: i64,
 }
 
@@ -40,7 +41,10 @@ pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<(), S
         }
     }
     insert_attempts(&mut tx, &applied).await?;
-    let done: Vec<&AttemptRecord> = applied.into_iter().filter(|r| r.status == "done").collect();
+    let done: Vec<&AttemptRecord> = applied
+        .into_iter()
+        .filter(|r| r.status == DeliveryStatus::Done)
+        .collect();
     touch_monitors(&mut tx, &done).await?;
     charge(&mut tx, &done).await?;
     tx.commit().await
@@ -48,8 +52,8 @@ pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<(), S
 
 /// Applies the outcome to the delivery while the lease is still ours; false when it was not.
 async fn update_delivery(tx: &mut Tx, r: &AttemptRecord) -> Result<bool, StoreError> {
-    let done = r.status == "done";
-    let failed = r.status == "failed";
+    let done = r.status == DeliveryStatus::Done;
+    let failed = r.status == DeliveryStatus::Failed;
     let updated = on_tx!(tx, |conn| sqlx::query(
         "UPDATE deliveries SET status = $3, attempt_count = $4, response_status = $5, \
          response_body = $6, next_attempt_at = $7, lease_until = NULL, lease_owner = NULL, \
@@ -59,7 +63,7 @@ async fn update_delivery(tx: &mut Tx, r: &AttemptRecord) -> Result<bool, StoreEr
     )
     .bind(&r.delivery_id)
     .bind(&r.owner)
-    .bind(r.status)
+    .bind(r.status.as_str())
     .bind(r.attempt)
     .bind(r.response_status.unwrap_or(0))
     .bind(&r.response_body)

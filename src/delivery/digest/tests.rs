@@ -52,7 +52,7 @@ impl Setup {
             created_at: NOW,
             updated_at: NOW,
         };
-        let mut tx = db.begin().await.expect("begin");
+        let mut tx = db.begin_write().await.expect("begin");
         monitors::insert_monitor(&mut tx, &monitor)
             .await
             .expect("monitor");
@@ -88,7 +88,7 @@ impl Setup {
             event_id: event.id.clone(),
             created_at: NOW,
         };
-        let mut tx: Tx = self.db.begin().await.expect("begin");
+        let mut tx: Tx = self.db.begin_write().await.expect("begin");
         outbox::insert_events(&mut tx, &[event])
             .await
             .expect("event");
@@ -99,7 +99,7 @@ impl Setup {
     }
 
     async fn set_active(&self, active: bool) {
-        let mut tx = self.db.begin().await.expect("begin");
+        let mut tx = self.db.begin_write().await.expect("begin");
         let row = MonitorRow {
             active,
             ..self.monitor.clone()

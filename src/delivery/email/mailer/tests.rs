@@ -3,12 +3,7 @@ use std::time::Duration;
 use super::*;
 use crate::delivery::email::{RenderedDigest, compose};
 
-// The black-box tests' SMTP sink, so the mailer is tested against the same server.
-#[allow(dead_code)]
-#[path = "../../../tests/api/support/smtp_sink.rs"]
-mod smtp_sink;
-
-use smtp_sink::SmtpSink;
+mod smtp;
 
 const FROM: &str = "alerts@signalwatch.local";
 
@@ -24,35 +19,35 @@ fn message(subject: &str) -> Message {
 
 #[tokio::test]
 async fn the_smtp_mailer_hands_the_message_to_the_server() {
-    let sink = SmtpSink::start().await;
-    let mailer = Mailer::smtp(FROM, &sink.url()).expect("valid URL");
+    let (url, mut inbox) = smtp::listen(0).await;
+    let mailer = Mailer::smtp(FROM, &url).expect("valid URL");
 
     mailer
         .send(&message("[signalwatch] Competitors: 1 new signal(s)"))
         .await
         .expect("sent");
 
-    let received = sink.wait_for(1, Duration::from_secs(10)).await;
-    assert_eq!(received[0].from, "alerts@signalwatch.local");
-    assert_eq!(received[0].to, ["ceo@acme.com"]);
-    assert_eq!(
-        received[0].subject(),
-        "[signalwatch] Competitors: 1 new signal(s)"
+    let received = next(&mut inbox).await;
+    assert_eq!(received.from, "alerts@signalwatch.local");
+    assert_eq!(received.to, ["ceo@acme.com"]);
+    assert!(
+        received
+            .data
+            .contains("Subject: [signalwatch] Competitors: 1 new signal(s)\r\n"),
+        "{}",
+        received.data
     );
     assert!(
-        received[0]
-            .decoded()
-            .contains("\r\n.a line starting with a dot"),
+        received.data.contains("\r\n.a line starting with a dot"),
         "dot-stuffing is undone: {}",
-        received[0].data
+        received.data
     );
 }
 
 #[tokio::test]
 async fn a_refused_message_is_reported_as_a_temporary_failure() {
-    let sink = SmtpSink::start().await;
-    sink.refuse_next(1);
-    let mailer = Mailer::smtp(FROM, &sink.url()).expect("valid URL");
+    let (url, mut inbox) = smtp::listen(1).await;
+    let mailer = Mailer::smtp(FROM, &url).expect("valid URL");
 
     let refused = mailer.send(&message("first")).await;
     let retried = mailer.send(&message("second")).await;
@@ -60,7 +55,15 @@ async fn a_refused_message_is_reported_as_a_temporary_failure() {
     let err = refused.expect_err("451 is a failure");
     assert!(!err.is_permanent(), "{err}");
     retried.expect("the next attempt goes through");
-    assert_eq!(sink.wait_for(1, Duration::from_secs(10)).await.len(), 1);
+    assert!(next(&mut inbox).await.data.contains("Subject: second"));
+}
+
+/// The next message the listener accepts; panics after a deadline.
+async fn next(inbox: &mut tokio::sync::mpsc::UnboundedReceiver<smtp::Received>) -> smtp::Received {
+    tokio::time::timeout(Duration::from_secs(10), inbox.recv())
+        .await
+        .expect("a message within 10 s")
+        .expect("the listener runs")
 }
 
 #[tokio::test]

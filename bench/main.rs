@@ -1,5 +1,5 @@
-//! The benchmark harness behind `cargo run --release --bin bench`: generates (or reuses) the
-//! data set, and per backend imports it into a fresh database, starts the server (one process,
+//! `bench`, the load harness (`cargo run --release --bin bench -- --scale l --backend both`):
+//! generates (or reuses) the data set, and per backend imports it into a fresh database, starts the server (one process,
 //! or API and worker processes), drives the request mix and `/health`, times CSV enrichment
 //! jobs, reads the server's memory, and reports one markdown table.
 
@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::bail;
+use clap::Parser;
 use serde_json::Value;
 
 use cli::{Args, BackendChoice};
@@ -30,6 +31,13 @@ use deployment::{Deployment, Topology};
 use load::Target;
 use mix::MixRequest;
 use report::BackendResult;
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    // The one rustls crypto provider, installed before any client is built (as in `main.rs`).
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    run(Args::parse()).await
+}
 
 /// What every backend run uses: the binary, the data set, the mix and the enrichment jobs.
 struct Inputs {
