@@ -55,35 +55,7 @@ pub async fn list(
     Ok(CompanyPage { total, page })
 }
 
-/// The Company record of a stored company. Its JSON columns must decode: a corrupt one is an
-/// error, not an empty list.
+/// The Company record of a stored company; a corrupt JSON column is an error.
 pub fn company_record(row: &CompanyRow) -> Result<Value, StoreError> {
-    let decode = |column: &str, text: &str| {
-        serde_json::from_str::<Value>(text)
-            .map_err(|err| StoreError::Corrupt(format!("{column} of company {}: {err}", row.id)))
-    };
-    let growth_info = match row.growth_info.as_deref() {
-        Some(text) => decode("growth_info", text)?,
-        None => Value::Null,
-    };
-    Ok(json!({
-        "id": row.id,
-        "name": row.name,
-        "slug": shown_slug(row.slug.as_deref(), &row.name),
-        "description": row.description,
-        "website": row.website,
-        "linkedinUrl": row.linkedin_url,
-        "twitterUrl": row.twitter_url,
-        "logoUrl": row.logo_url,
-        "industry": row.industry,
-        "foundedYear": row.founded_year,
-        "headquartersCountry": row.headquarters_country,
-        "employeeCount": row.employee_count,
-        "categories": decode("categories", &row.categories)?,
-        "keywords": decode("keywords", &row.keywords)?,
-        "specialties": decode("specialties", &row.specialties)?,
-        "growthInfo": growth_info,
-        "createdAt": format_ms(row.created_at),
-        "updatedAt": format_ms(row.updated_at),
-    }))
+    row.record()
 }

@@ -57,10 +57,19 @@ pub struct CompanyRow {
 }
 
 impl CompanyRow {
-    /// The Company record as the API shows it.
-    pub fn record(&self) -> Value {
-        let array = |text: &str| serde_json::from_str(text).unwrap_or_else(|_| json!([]));
-        json!({
+    /// The Company record as the API shows it. Its JSON columns must decode: a corrupt one is
+    /// an error, not an empty list.
+    pub fn record(&self) -> Result<Value, StoreError> {
+        let decode = |column: &str, text: &str| {
+            serde_json::from_str::<Value>(text).map_err(|err| {
+                StoreError::Corrupt(format!("{column} of company {}: {err}", self.id))
+            })
+        };
+        let growth_info = match self.growth_info.as_deref() {
+            Some(text) => decode("growth_info", text)?,
+            None => Value::Null,
+        };
+        Ok(json!({
             "id": self.id,
             "name": self.name,
             "slug": shown_slug(self.slug.as_deref(), &self.name),
@@ -73,13 +82,13 @@ impl CompanyRow {
             "foundedYear": self.founded_year,
             "headquartersCountry": self.headquarters_country,
             "employeeCount": self.employee_count,
-            "categories": array(&self.categories),
-            "keywords": array(&self.keywords),
-            "specialties": array(&self.specialties),
-            "growthInfo": self.growth_info.as_deref().and_then(|g| serde_json::from_str::<Value>(g).ok()),
+            "categories": decode("categories", &self.categories)?,
+            "keywords": decode("keywords", &self.keywords)?,
+            "specialties": decode("specialties", &self.specialties)?,
+            "growthInfo": growth_info,
             "createdAt": format_ms(self.created_at),
             "updatedAt": format_ms(self.updated_at),
-        })
+        }))
     }
 }
 

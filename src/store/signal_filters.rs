@@ -104,9 +104,9 @@ fn company_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
 
 /// Company countries are read from the signal's copy (`company_country`), so these filters need
 /// no company row. Without a date range, SQLite is kept (`+`) from reading every signal of the
-/// countries off `signals_kind_company_country` and sorting them (76,000 US funding rounds, 9 ms
-/// with bound values, for a page read in amount order in 1 ms); with one, that index is the
-/// short way to a few countries' signals of a period.
+/// countries off `signals_kind_company_country` and sorting them (tens of thousands of rows for
+/// a large country, where reading a page in amount order and testing each row stops after a
+/// few); with one, that index is the short way to a few countries' signals of a period.
 fn country_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     let own_country = matches!(
         q.kind,

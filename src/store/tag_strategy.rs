@@ -1,9 +1,8 @@
 //! How a signal list tests a tag group (`positions`, `departments`, `seniorities`): per row read
 //! in list order, or against the group's rows gathered once. Per row costs one index look-up for
 //! each row read until the page is full, which is few when many rows carry the tags; gathering
-//! costs a step for every row carrying them, which is little when few do. At scale l on SQLite:
-//! `positions=cto,ceo` job changes in North America (33,000 tagged rows) take 3 ms per row against 25 ms
-//! gathered; a position on 1,000 rows would take thousands of look-ups per row.
+//! costs a step for every row carrying them, which is little when few do (BENCHMARKS.md has the
+//! figures that set the threshold below).
 
 use super::count_cache::CountCache;
 use super::query::{Conditions, cached_count};

@@ -56,8 +56,8 @@ pub fn signal_event_data(
 }
 
 /// The `data` of `new_company.created`.
-pub fn new_company_event_data(company: &CompanyRow) -> Value {
-    json!({
+pub fn new_company_event_data(company: &CompanyRow) -> Result<Value, StoreError> {
+    Ok(json!({
         "signal": {
             "id": company.id,
             "type": "new_company",
@@ -66,8 +66,8 @@ pub fn new_company_event_data(company: &CompanyRow) -> Value {
             "discoveredAt": format_ms(company.created_at),
             "active": true,
         },
-        "company": company.record(),
-    })
+        "company": company.record()?,
+    }))
 }
 
 fn lower(value: Value) -> Value {

@@ -124,13 +124,7 @@ pub async fn fan_out_signals(
                 outbox.delivery(&event_id, event_type, to);
             }
         }
-        for l in webhooks {
-            outbox.delivery(
-                &event_id,
-                event_type,
-                (&l.webhook.id, &l.webhook.team_id, None),
-            );
-        }
+        deliver_to_webhooks(outbox, &event_id, event_type, &webhooks);
     }
     Ok(())
 }
@@ -254,14 +248,24 @@ pub async fn fan_out_new_companies(
         if webhooks.is_empty() {
             continue;
         }
-        let event_id = outbox.event(event_type, &company.id, new_company_event_data(&company));
-        for l in webhooks {
-            outbox.delivery(
-                &event_id,
-                event_type,
-                (&l.webhook.id, &l.webhook.team_id, None),
-            );
-        }
+        let event_id = outbox.event(event_type, &company.id, new_company_event_data(&company)?);
+        deliver_to_webhooks(outbox, &event_id, event_type, &webhooks);
     }
     Ok(())
+}
+
+/// Queues the event for each standalone webhook that accepts it.
+fn deliver_to_webhooks(
+    outbox: &mut Outbox,
+    event_id: &str,
+    event_type: &str,
+    webhooks: &[&Listener],
+) {
+    for l in webhooks {
+        outbox.delivery(
+            event_id,
+            event_type,
+            (&l.webhook.id, &l.webhook.team_id, None),
+        );
+    }
 }

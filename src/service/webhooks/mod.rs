@@ -91,10 +91,12 @@ pub async fn find_active(
     ctx: &TeamContext,
     id: &str,
 ) -> Result<WebhookRow, ServiceError> {
-    store::find_webhook(&services.db, ctx.team(), id)
-        .await?
-        .filter(|row| row.active)
-        .ok_or_else(webhook_not_found)
+    let row = find(services, ctx, id).await?;
+    if row.active {
+        Ok(row)
+    } else {
+        Err(webhook_not_found())
+    }
 }
 
 /// One active webhook with its statistics.
