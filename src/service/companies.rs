@@ -1,12 +1,10 @@
 //! The company list: filter, count, and read one charged page of Company records.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::credits::{ChargedPage, charged_page};
 use super::lists::{Paging, strict_company_ids};
 use super::{ServiceError, Services, TeamContext};
-use crate::domain::company::shown_slug;
-use crate::domain::time::format_ms;
 use crate::store::StoreError;
 use crate::store::company_lists::{count_companies, list_companies};
 

@@ -34,7 +34,13 @@ pub fn signal_event_data(
             "active": true,
         }),
     );
-    data.insert("company".into(), json!(company.map(CompanyRow::record)));
+    data.insert(
+        "company".into(),
+        company
+            .map(CompanyRow::record)
+            .transpose()?
+            .unwrap_or(Value::Null),
+    );
     data.insert("employees".into(), json!([]));
     // As the lists show them: job changes `{url, sourceType}`, other kinds the full shape.
     let shape = match kind {
