@@ -1,5 +1,5 @@
-//! The webhook worker (DESIGN.md flow 3): claims due deliveries under a lease, sends each outside
-//! any transaction, and records outcomes in batches. Each webhook has at most
+//! The webhook worker (docs/ARCHITECTURE.md, "Deliver"): claims due deliveries under a lease, sends
+//! each outside any transaction, and records outcomes in batches. Each webhook has at most
 //! [`PER_ENDPOINT`] requests open, so a hanging endpoint only slows itself; a webhook's slot is
 //! free again as soon as its answer is in (the lease keeps the row ours until the outcome is
 //! recorded).

@@ -1,6 +1,7 @@
-//! CSV enrichment (DESIGN.md flow 6): reading an upload into job rows ([`input`]), matching rows
-//! to companies ([`matching`]), enriching them with their companies' signals ([`process`]), and
-//! the durable worker that carries every accepted job to its end ([`worker`]).
+//! CSV enrichment (docs/ARCHITECTURE.md, "Enrichment"): reading an upload into job rows
+//! ([`input`]), matching rows to companies ([`matching`]), enriching them with their companies'
+//! signals ([`process`]), and the durable worker that carries every accepted job to its end
+//! ([`worker`]).
 
 pub mod input;
 pub mod matching;

@@ -1,8 +1,8 @@
-//! The enrichment worker (DESIGN.md flow 6). Claims a waiting job under a lease, processes its
-//! rows chunk by chunk (each chunk's results and counts committed with a renewed lease), and marks
-//! it completed. A worker that crashes loses nothing: its job's lease runs out, another worker
-//! claims it and carries on with the rows that have no result yet. A job that keeps failing is
-//! marked failed after [`MAX_ATTEMPTS`] claims.
+//! The enrichment worker (docs/ARCHITECTURE.md, "Enrichment"). Claims a waiting job under a lease,
+//! processes its rows chunk by chunk (each chunk's results and counts committed with a renewed
+//! lease), and marks it completed. A worker that crashes loses nothing: its job's lease runs out,
+//! another worker claims it and carries on with the rows that have no result yet. A job that keeps
+//! failing is marked failed after [`MAX_ATTEMPTS`] claims.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -29,7 +29,7 @@ pub struct RenderedDigest {
 }
 
 impl DigestLine {
-    /// Summarizes a webhook event's `data` (INTERFACE.md §5 "Delivery"). `event_type` and
+    /// Summarizes a webhook event's `data`. `event_type` and
     /// `created_at` stand in for a missing signal type and date, so that a surprising event
     /// still gets a line rather than failing the whole digest.
     pub fn from_event(event_type: &str, data: &Value, created_at: i64) -> DigestLine {
@@ -51,7 +51,7 @@ impl DigestLine {
     }
 }
 
-/// Renders a monitor's digest. The subject follows INTERFACE.md §5 to the letter.
+/// Renders a monitor's digest, under the subject the alert e-mails always carry.
 pub fn render_digest(monitor_name: &str, lines: &[DigestLine]) -> RenderedDigest {
     let count = lines.len();
     // A header cannot hold line breaks; a monitor name with one must not end the subject.
