@@ -1,9 +1,11 @@
-//! `signalwatch admin …`: operator tasks with the same effects as the admin API. Each prints
-//! its result as JSON.
+//! `signalwatch admin …`: operator tasks with the same effects as the admin API, plus listing
+//! teams and issuing new keys. Each prints its result as JSON on stdout; which database it
+//! opened goes to stderr.
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
+use super::database;
 use crate::config::DatabaseArgs;
 use crate::service::keys;
 use crate::service::teams::{self, TeamRequest, check_changes};
@@ -22,6 +24,10 @@ pub struct AdminArgs {
         default_value_t = 60
     )]
     pub default_rate_limit: u32,
+    /// Create the SQLite database file when it does not exist (otherwise a missing file is an
+    /// error, so that a command run from the wrong directory does not make an empty database)
+    #[arg(long, global = true)]
+    pub create: bool,
     #[command(subcommand)]
     pub command: AdminCommand,
 }
@@ -43,6 +49,13 @@ pub enum AdminCommand {
 /// Team tasks.
 #[derive(Debug, Subcommand)]
 pub enum TeamCommand {
+    /// List every team, oldest first
+    List,
+    /// Show a team with its members (user ids, e-mails, how many live keys each holds)
+    Show {
+        #[command(flatten)]
+        team: TeamId,
+    },
     /// Create a team with its owner; prints the owner's API key (shown once)
     Create {
         #[arg(long)]
@@ -85,6 +98,15 @@ pub enum MemberCommand {
 /// Key tasks.
 #[derive(Debug, Subcommand)]
 pub enum KeyCommand {
+    /// Issue a new API key to a team's member (the owner unless --email names another member);
+    /// prints it (shown once). Keys issued before stay valid
+    Create {
+        #[command(flatten)]
+        team: TeamId,
+        /// The member to issue it to
+        #[arg(long)]
+        email: Option<String>,
+    },
     /// Revoke an API key
     Revoke {
         /// The key to revoke
@@ -117,8 +139,7 @@ impl TeamId {
 
 /// Runs one operator task and prints its result.
 pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
-    let db = Db::connect(&args.database.database_url).await?;
-    db.migrate().await?;
+    let db = database::open(&args.database.database_url, args.create).await?;
     let result = execute(&db, args.command, args.default_rate_limit).await;
     db.close().await;
     println!("{}", serde_json::to_string_pretty(&result?)?);
@@ -135,6 +156,13 @@ async fn execute(
     default_rate: u32,
 ) -> anyhow::Result<serde_json::Value> {
     match command {
+        AdminCommand::Team(TeamCommand::List) => json(teams::list_teams(db, default_rate).await?),
+        AdminCommand::Team(TeamCommand::Show { team }) => {
+            json(teams::show_team(db, &team.into_id(), default_rate).await?)
+        }
+        AdminCommand::Key(KeyCommand::Create { team, email }) => {
+            json(teams::issue_key(db, &team.into_id(), email.as_deref()).await?)
+        }
         AdminCommand::Team(TeamCommand::Create {
             name,
             owner_email,

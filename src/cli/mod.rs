@@ -1,6 +1,7 @@
 //! The `signalwatch` command line: one subcommand per role or operator task.
 
 mod admin;
+mod database;
 mod demo_data;
 mod demo_seed;
 mod import;

@@ -57,13 +57,14 @@ pub struct FileReport {
     pub records: usize,
     pub stored: usize,
     pub invalid: usize,
-    /// The first few problems, with 1-based line numbers.
+    /// The first few refused records, by 1-based line number in the file.
     pub errors: Vec<RecordError>,
 }
 
 /// The files to import from a directory or a single file, with their kinds.
 pub fn plan(path: &Path) -> anyhow::Result<Vec<(PathBuf, FileKind)>> {
-    if path.is_dir() {
+    let metadata = std::fs::metadata(path).map_err(|err| file_error(path, &err))?;
+    if metadata.is_dir() {
         let files: Vec<_> = FILE_ORDER
             .iter()
             .map(|(name, kind)| (path.join(name), *kind))
@@ -85,13 +86,28 @@ pub fn plan(path: &Path) -> anyhow::Result<Vec<(PathBuf, FileKind)>> {
                 "cannot tell what {name} holds: name it like companies.ndjson or hiring.ndjson"
             )
         })?;
+    // Opened once here, so an unreadable file is reported before anything is imported.
+    std::fs::File::open(path).map_err(|err| file_error(path, &err))?;
     Ok(vec![(path.to_path_buf(), kind)])
+}
+
+/// One sentence for a file that cannot be used.
+fn file_error(path: &Path, err: &std::io::Error) -> anyhow::Error {
+    match err.kind() {
+        std::io::ErrorKind::NotFound => {
+            anyhow::anyhow!("no such file or directory: {}", path.display())
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            anyhow::anyhow!("cannot read {}: permission denied", path.display())
+        }
+        _ => anyhow::anyhow!("cannot read {}: {err}", path.display()),
+    }
 }
 
 /// A batch of records read and prepared (parsed, rows derived) off the async runtime.
 struct Chunk {
-    /// Records in the file before this batch.
-    first_record: usize,
+    /// The 1-based line number of each record of this batch in the file.
+    lines: Vec<usize>,
     /// Records in this batch.
     records: usize,
     /// Bytes of the file read up to the end of this batch.
@@ -150,21 +166,36 @@ fn read_batches(
     size: usize,
     sender: &tokio::sync::mpsc::Sender<Chunk>,
 ) -> anyhow::Result<()> {
-    let mut reader = BufReader::with_capacity(1 << 20, std::fs::File::open(path)?);
-    let (mut read, mut before, mut records) = (0u64, 0usize, 0usize);
+    let file = std::fs::File::open(path).map_err(|err| file_error(path, &err))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let (mut read, mut line_number, mut records) = (0u64, 0usize, 0usize);
     let (mut line, mut batch) = (String::new(), Vec::with_capacity(1 << 22));
+    let mut lines = Vec::new();
     let mut limit = size.min(FIRST_BATCH);
     loop {
         line.clear();
-        let n = reader.read_line(&mut line)?;
+        let n = reader
+            .read_line(&mut line)
+            .map_err(|err| match err.kind() {
+                std::io::ErrorKind::InvalidData => anyhow::anyhow!(
+                    "{} line {}: not UTF-8 text",
+                    path.display(),
+                    line_number + 1
+                ),
+                _ => file_error(path, &err),
+            })?;
         read += n as u64;
+        if n > 0 {
+            line_number += 1;
+        }
         if n > 0 && !line.trim().is_empty() {
             batch.extend_from_slice(line.as_bytes());
+            lines.push(line_number);
             records += 1;
         }
         if records == limit || (n == 0 && records > 0) {
             let chunk = Chunk {
-                first_record: before,
+                lines: std::mem::take(&mut lines),
                 records,
                 read,
                 prepared: prepare(kind, &batch)?,
@@ -172,7 +203,7 @@ fn read_batches(
             if sender.blocking_send(chunk).is_err() {
                 return Ok(());
             }
-            (before, records) = (before + records, 0);
+            records = 0;
             limit = size.min(limit * 4);
             batch.clear();
         }
@@ -222,7 +253,7 @@ async fn store_chunk(
     for err in invalid {
         if report.errors.len() < 20 {
             report.errors.push(RecordError {
-                index: chunk.first_record + err.index + 1,
+                index: chunk.lines.get(err.index).copied().unwrap_or_default(),
                 error: err.error,
             });
         }

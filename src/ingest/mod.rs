@@ -14,6 +14,7 @@ pub mod records;
 pub mod session;
 mod signal_batch;
 mod signal_company;
+mod signal_key;
 pub mod signals;
 #[cfg(test)]
 mod tests;

@@ -29,10 +29,7 @@ pub fn parse_records<T: DeserializeOwned>(
                         error: NUL_MESSAGE.to_string(),
                     });
                 }
-                serde_json::from_value(value).map_err(|e| RecordError {
-                    index,
-                    error: e.to_string(),
-                })
+                from_value(value).map_err(|error| RecordError { index, error })
             })
             .collect());
     }
@@ -45,7 +42,8 @@ pub fn parse_records<T: DeserializeOwned>(
 }
 
 /// One NDJSON line as a `T`, read in one pass. The error says "malformed JSON" for text that is
-/// not JSON, else (rare: read again through a `Value`) what does not fit `T`, without positions.
+/// not JSON, else (rare: read again through a `Value`) which field does not fit `T` and what it
+/// should be, without positions.
 fn parse_line<T: DeserializeOwned>(line: &str) -> Result<T, String> {
     // Only an escape puts a NUL into JSON text, so most lines are never read twice.
     if line.contains("\\u0000") && serde_json::from_str(line).is_ok_and(|v| holds_nul(&v)) {
@@ -54,15 +52,49 @@ fn parse_line<T: DeserializeOwned>(line: &str) -> Result<T, String> {
     serde_json::from_str(line).map_err(|e| match e.classify() {
         serde_json::error::Category::Data => serde_json::from_str::<Value>(line)
             .map_err(|e| format!("malformed JSON: {e}"))
-            .and_then(|v| {
-                serde_json::from_value::<T>(v)
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
-            })
+            .and_then(|v| from_value::<T>(v).map(|_| ()))
             .err()
             .unwrap_or_else(|| e.to_string()),
         _ => format!("malformed JSON: {e}"),
     })
+}
+
+/// `value` as a `T`; the error names the field that does not fit (`field `a.b`: …`) and says
+/// what it should hold in words.
+fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        let message = plain_types(&err.inner().to_string());
+        if path == "." {
+            message
+        } else {
+            format!("field `{path}`: {message}")
+        }
+    })
+}
+
+/// serde's names of Rust number types, in words.
+fn plain_types(message: &str) -> String {
+    const NAMES: [(&str, &str); 10] = [
+        ("expected i64", "expected an integer"),
+        ("expected i32", "expected an integer"),
+        ("expected i16", "expected an integer"),
+        ("expected u64", "expected a non-negative integer"),
+        ("expected u32", "expected a non-negative integer"),
+        ("expected u16", "expected a non-negative integer"),
+        ("expected u8", "expected a non-negative integer"),
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+        ("expected i8", "expected an integer"),
+    ];
+    let mut out = message.to_string();
+    for (from, to) in NAMES {
+        if out.ends_with(from) {
+            out.truncate(out.len() - from.len());
+            out.push_str(to);
+        }
+    }
+    out
 }
 
 /// True when a string anywhere in `value`, a key included, holds a NUL character.
@@ -97,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn a_record_that_does_not_fit_is_described_without_a_position() {
+    fn a_record_that_does_not_fit_names_the_field_without_a_position() {
         let records =
             parse_records::<Row>(b"{\"nom\":1}\n{\"name\":2}\n{\"name\":\n").expect("parses");
         let errors: Vec<String> = records
@@ -105,8 +137,31 @@ mod tests {
             .map(|r| r.err().map(|e| e.error).unwrap_or_default())
             .collect();
         assert_eq!(errors[0], "missing field `name`");
-        assert_eq!(errors[1], "invalid type: integer `2`, expected a string");
+        assert_eq!(
+            errors[1],
+            "field `name`: invalid type: integer `2`, expected a string"
+        );
         assert!(errors[2].starts_with("malformed JSON: "), "{}", errors[2]);
+    }
+
+    #[test]
+    fn a_number_of_the_wrong_type_is_named_in_words() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Counted {
+            #[serde(rename = "employeeCount")]
+            employee_count: Option<i64>,
+        }
+        for body in [
+            &b"{\"employeeCount\":\"many\"}\n"[..],
+            b"[{\"employeeCount\":\"many\"}]",
+        ] {
+            let records = parse_records::<Counted>(body).expect("parses");
+            assert_eq!(
+                records[0].as_ref().err().map(|e| e.error.as_str()),
+                Some("field `employeeCount`: invalid type: string \"many\", expected an integer")
+            );
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ use super::session::ImportSession;
 use super::signal_company::{
     CompanyRef, MAIN_COMPANY, PREVIOUS_COMPANY, acquirer_ref, company_ref,
 };
+use super::signal_key::SignalKey;
 use super::signals::build_row;
 use super::{resolve_targets, store_company_rows, stored_company};
 use crate::domain::signal_type::SignalType;
@@ -50,6 +51,7 @@ pub struct PreparedSignal {
     index: usize,
     main: CompanyRef,
     other: Option<CompanyRef>,
+    key: SignalKey,
     row: Result<SignalRow, String>,
 }
 
@@ -78,6 +80,7 @@ pub fn prepare_signals(
                 index,
                 main: company_ref(&record, &MAIN_COMPANY),
                 other,
+                key: SignalKey::of(kind, &record),
                 row: build_row(kind, &record),
             })
         })
@@ -102,7 +105,8 @@ pub async fn ingest_signals(
 ///    knows;
 /// 2. research: resolve the pending targets the new companies match, before fan-out, so that
 ///    their monitors hear of this batch's signals;
-/// 3. store signals (a repeated id: the last record wins);
+/// 3. store signals (a repeated id, given or derived from the record's natural key: the last
+///    record wins, and a stored one is updated);
 /// 4. fan out: who hears of the new companies and signals (an update never delivers again);
 /// 5. enqueue their events, deliveries and alert items;
 /// 6. move job changes: profile targets follow each person to the company of their latest
@@ -228,6 +232,7 @@ fn resolve(
     let mut row = prepared.row.map_err(error)?;
     row.company_id = company_id;
     row.other_company_id = other;
+    row.id = prepared.key.id(&row);
     Ok(row)
 }
 

@@ -10,7 +10,6 @@ use crate::domain::signal_type::SignalType;
 use crate::domain::target::normalize_linkedin_profile;
 use crate::domain::us_states::posting_region;
 use crate::store::companies::normalize_country;
-use crate::store::new_id;
 use crate::store::signals::SignalRow;
 
 pub use super::signal_batch::{SignalReport, ingest_signals};
@@ -32,14 +31,20 @@ fn base_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
         SignalType::Hiring => &["datePosted", "createdAt"],
         _ => &["occurredAt", "announcedDate"],
     };
-    let occurred_at = timestamp(record, date_keys)
-        .ok_or_else(|| format!("{} is required (RFC 3339 or YYYY-MM-DD)", date_keys[0]))?;
+    let occurred_at =
+        timestamp(record, date_keys).ok_or_else(|| match present(record, date_keys) {
+            Some((key, value)) => format!(
+                "field `{key}`: expected an RFC 3339 timestamp or a YYYY-MM-DD date, got {value}"
+            ),
+            None => format!("{} is required (RFC 3339 or YYYY-MM-DD)", date_keys[0]),
+        })?;
     let discovered_keys: &[&str] = match kind {
         SignalType::Hiring => &["createdAt"],
         _ => &["discoveredAt"],
     };
     let mut row = SignalRow {
-        id: text(record, &["signalId", "id"]).unwrap_or_else(new_id),
+        // Set once the companies are known (`SignalKey`).
+        id: String::new(),
         kind: kind.as_str(),
         occurred_at,
         discovered_at: timestamp(record, discovered_keys).unwrap_or(occurred_at),
@@ -53,6 +58,14 @@ fn base_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
         SignalType::JobChange => job_change_columns(&mut row, record),
     }
     Ok(row)
+}
+
+/// The first of `keys` the record gives a non-null value for, with that value as JSON.
+fn present(record: &Record, keys: &[&str]) -> Option<(String, String)> {
+    keys.iter().find_map(|key| match record.get(*key) {
+        None | Some(Value::Null) => None,
+        Some(value) => Some((key.to_string(), value.to_string())),
+    })
 }
 
 fn lower(record: &Record, keys: &[&str]) -> Option<String> {

@@ -177,3 +177,79 @@ pub async fn add_member(
         api_key: issued.api_key,
     })
 }
+
+/// A member of a team as operators see them (never their keys: only how many are live).
+#[derive(Debug, Clone, Serialize)]
+pub struct MemberOut {
+    pub user_id: String,
+    pub email: String,
+    pub created_at: String,
+    pub live_keys: i64,
+}
+
+/// A team with its members.
+#[derive(Debug, Clone, Serialize)]
+pub struct TeamDetail {
+    #[serde(flatten)]
+    pub team: TeamOut,
+    pub members: Vec<MemberOut>,
+}
+
+/// A new key for an existing member, shown once.
+#[derive(Debug, Clone, Serialize)]
+pub struct IssuedKeyOut {
+    pub team_id: String,
+    pub user_id: String,
+    pub api_key: String,
+}
+
+/// Every team, oldest first.
+pub async fn list_teams(db: &Db, default_rate: u32) -> Result<Vec<TeamOut>, ServiceError> {
+    Ok(teams::list_teams(db)
+        .await?
+        .into_iter()
+        .map(|row| team_out(row, default_rate))
+        .collect())
+}
+
+/// A team with its members, the owner first.
+pub async fn show_team(db: &Db, id: &str, default_rate: u32) -> Result<TeamDetail, ServiceError> {
+    let team = get_team(db, id, default_rate).await?;
+    let members = teams::list_members(db, id)
+        .await?
+        .into_iter()
+        .map(|m| MemberOut {
+            user_id: m.user_id,
+            email: m.email,
+            created_at: format_ms(m.created_at),
+            live_keys: m.live_keys,
+        })
+        .collect();
+    Ok(TeamDetail { team, members })
+}
+
+/// Issues a new API key to the team's member with `email`, else to its owner: the way back in
+/// when a key is lost.
+pub async fn issue_key(
+    db: &Db,
+    team_id: &str,
+    email: Option<&str>,
+) -> Result<IssuedKeyOut, ServiceError> {
+    let email = email.map(check_email).transpose()?;
+    if teams::find_team(db, team_id).await?.is_none() {
+        return Err(ServiceError::not_found("Team not found"));
+    }
+    let issued = teams::issue_key(db, team_id, email.as_deref())
+        .await?
+        .ok_or_else(|| match &email {
+            Some(email) => ServiceError::not_found(format!(
+                "{email} is not a member of this team (add them with `admin member add`)"
+            )),
+            None => ServiceError::not_found("the team has no members"),
+        })?;
+    Ok(IssuedKeyOut {
+        team_id: team_id.to_string(),
+        user_id: issued.user_id,
+        api_key: issued.api_key,
+    })
+}

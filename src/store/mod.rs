@@ -120,6 +120,26 @@ impl Db {
         }
     }
 
+    /// As [`Db::connect`], for a command run by hand: a PostgreSQL server that does not answer
+    /// within `patience` is an error at once, carrying the cause (refused, unknown host, bad
+    /// password) instead of a pool time-out.
+    pub async fn connect_quickly(url: &str, patience: Duration) -> Result<Db, StoreError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            use sqlx::Connection;
+            let probe = tokio::time::timeout(patience, sqlx::PgConnection::connect(url))
+                .await
+                .map_err(|_| StoreError::Database(sqlx::Error::PoolTimedOut))??;
+            let _ = probe.close().await;
+            let pool = PgPoolOptions::new()
+                .max_connections(4)
+                .acquire_timeout(patience)
+                .connect(url)
+                .await?;
+            return Ok(Db::Postgres(pool));
+        }
+        Db::connect(url).await
+    }
+
     /// A pool of its own, of one connection with a larger page cache, for a process's busiest
     /// writer on SQLite (on PostgreSQL, this pool); it shares this handle's write gate. In WAL
     /// mode a connection empties its page cache whenever another one has committed since its

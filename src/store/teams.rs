@@ -204,3 +204,73 @@ pub async fn find_key_owner(db: &Db, api_key: &str) -> Result<Option<KeyOwner>, 
     .fetch_optional(pool)
     .await)?)
 }
+
+/// A team member as operators see them.
+#[derive(Debug, Clone, FromRow)]
+pub struct MemberRow {
+    pub user_id: String,
+    pub email: String,
+    pub created_at: i64,
+    /// API keys of theirs that are not revoked.
+    pub live_keys: i64,
+}
+
+/// Every team, oldest first.
+pub async fn list_teams(db: &Db) -> Result<Vec<TeamRow>, StoreError> {
+    let sql = format!("{TEAM_COLUMNS} ORDER BY created_at, id");
+    Ok(crate::on_db!(db, |pool| sqlx::query_as::<_, TeamRow>(
+        sqlx::AssertSqlSafe(sql)
+    )
+    .fetch_all(pool)
+    .await)?)
+}
+
+/// A team's members, oldest (the owner) first, with how many live keys each holds.
+pub async fn list_members(db: &Db, team_id: &str) -> Result<Vec<MemberRow>, StoreError> {
+    Ok(crate::on_db!(db, |pool| sqlx::query_as::<_, MemberRow>(
+        "SELECT u.id AS user_id, u.email, u.created_at, \
+         (SELECT COUNT(*) FROM api_keys k WHERE k.user_id = u.id AND k.revoked_at IS NULL) \
+         AS live_keys \
+         FROM users u WHERE u.team_id = $1 ORDER BY u.created_at, u.id"
+    )
+    .bind(team_id)
+    .fetch_all(pool)
+    .await)?)
+}
+
+/// Issues a new API key to a member of a team: the one with `email`, else the oldest member
+/// (the owner). `None` when the team or that member is unknown.
+pub async fn issue_key(
+    db: &Db,
+    team_id: &str,
+    email: Option<&str>,
+) -> Result<Option<IssuedKey>, StoreError> {
+    let mut tx = db.begin_write().await?;
+    let user: Option<String> = on_tx!(&mut tx, |conn| sqlx::query_scalar(
+        "SELECT id FROM users WHERE team_id = $1 \
+         AND (CAST($2 AS TEXT) IS NULL OR LOWER(email) = LOWER(CAST($2 AS TEXT))) \
+         ORDER BY created_at, id LIMIT 1"
+    )
+    .bind(team_id)
+    .bind(email)
+    .fetch_optional(conn)
+    .await)?;
+    let Some(user_id) = user else {
+        return Ok(None);
+    };
+    let api_key = generate_api_key();
+    on_tx!(&mut tx, |conn| sqlx::query(
+        "INSERT INTO api_keys (id, key_hash, team_id, user_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5)"
+    )
+    .bind(new_id())
+    .bind(hash_api_key(&api_key))
+    .bind(team_id)
+    .bind(&user_id)
+    .bind(now_ms())
+    .execute(conn)
+    .await
+    .map(|r| r.rows_affected()))?;
+    tx.commit().await?;
+    Ok(Some(IssuedKey { user_id, api_key }))
+}

@@ -29,12 +29,13 @@ impl Drop for FreshDatabase {
 }
 
 impl Backend {
-    /// The PostgreSQL backend, when `SIGNALWATCH_TEST_POSTGRES_URL` is set.
-    pub fn postgres() -> Option<Backend> {
-        std::env::var("SIGNALWATCH_TEST_POSTGRES_URL")
-            .ok()
-            .filter(|url| !url.is_empty())
-            .map(Backend::Postgres)
+    /// The PostgreSQL backend at `SIGNALWATCH_TEST_POSTGRES_URL`. PostgreSQL tests are ignored
+    /// unless asked for; asked for without a server named, they fail rather than pass untested.
+    pub fn postgres() -> Backend {
+        Backend::Postgres(required_env(
+            "SIGNALWATCH_TEST_POSTGRES_URL",
+            "postgres://postgres@127.0.0.1:5432/postgres",
+        ))
     }
 
     /// Creates an empty database for one test.
@@ -95,4 +96,18 @@ fn drop_pg_database(server: &str, name: &str) {
             let _ = conn.close().await;
         }
     });
+}
+
+/// The Redis server of the Redis tests, from `SIGNALWATCH_TEST_REDIS_URL`. Those tests are
+/// ignored unless asked for; asked for without a server named, they fail.
+pub fn redis_url() -> String {
+    required_env("SIGNALWATCH_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+}
+
+/// The value of `name`; panics with how to set it when it is unset or empty.
+fn required_env(name: &str, example: &str) -> String {
+    match std::env::var(name) {
+        Ok(value) if !value.is_empty() => value,
+        _ => panic!("this test needs a server: set {name} (e.g. {example})"),
+    }
 }
