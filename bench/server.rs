@@ -27,6 +27,7 @@ pub async fn import(
     let out = File::create(log)?;
     let mut child = Command::new(signalwatch)
         .arg("import")
+        .arg("--create")
         .arg("--database-url")
         .arg(database_url)
         .arg(data_dir)

@@ -88,6 +88,11 @@ impl Application {
         &self.state.db
     }
 
+    /// The use cases' shared handles, for work the process does beside its clients (the demo).
+    pub fn services(&self) -> &Services {
+        &self.state.services
+    }
+
     /// Runs the server and workers until `shutdown` is cancelled. Then, counted from that
     /// moment: the listener stops accepting and in-flight requests get [`DRAIN_DEADLINE`] to
     /// finish, while the workers let their work in flight end and be recorded or give it back

@@ -17,3 +17,4 @@ pub mod ingest;
 pub mod research;
 pub mod service;
 pub mod store;
+pub mod telemetry;

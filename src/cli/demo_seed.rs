@@ -1,32 +1,38 @@
-//! `serve --demo`: on an empty database, load the small generated data set and a demo team,
-//! print the team's key with example requests, then keep adding a few new signals a minute so
-//! monitors and webhooks visibly fire.
-
-use std::time::Duration;
+//! `serve --demo`: on an empty database, load the small generated data set, a demo team and a
+//! demo monitor on a handful of its companies, and print how to try it: the API key, the docs,
+//! the watched companies, and requests to paste, one of them firing a signal through the admin
+//! API. The live feed (`demo_feed`) then keeps adding signals, first for watched companies.
 
 use chrono::Utc;
 use indicatif::ProgressBar;
-use rand::seq::IndexedRandom;
-use rand::{Rng, SeedableRng};
-use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 use crate::demo::{DemoOptions, Scale, generate};
-use crate::domain::signal_type::SignalType;
-use crate::domain::time::{format_ms, now_ms};
-use crate::service::imports::{add_demo_signal, demo_company, is_fresh, seed_demo};
+use crate::service::Services;
+use crate::service::imports::{DemoMonitor, is_fresh, open_demo_monitor, seed_demo};
 use crate::store::Db;
 
-/// Seconds between two live demo signals.
-const FEED_PERIOD: Duration = Duration::from_secs(15);
+/// Companies the demo monitor watches.
+const WATCHED: i64 = 5;
 
 /// True when the database holds no team yet; a database that cannot be read is not seeded.
 pub async fn is_empty(db: &Db) -> bool {
     is_fresh(db).await.unwrap_or(false)
 }
 
-/// Loads the demo data set and team into an empty database and prints how to try it.
-pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
+/// What the printed instructions need to know about the running service.
+pub struct Setting<'a> {
+    /// `http://host:port` of the API.
+    pub base: &'a str,
+    /// The admin token the service runs with.
+    pub admin_token: &'a str,
+    /// True when the token was generated for this run.
+    pub generated_token: bool,
+    /// True when webhooks may point at this machine.
+    pub private_webhooks: bool,
+}
+
+/// Loads the demo data set, team and monitor into an empty database and prints how to try it.
+pub async fn seed(services: &Services, setting: &Setting<'_>) -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let now = Utc::now();
     let options = DemoOptions {
@@ -38,97 +44,73 @@ pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
     };
     println!("Generating and loading the demo data set…");
     generate(&options, &ProgressBar::hidden())?;
-    let key = seed_demo(db, dir.path()).await?.api_key;
-    println!("Demo team created. API key (shown once): {key}");
-    println!("Try:");
-    println!(
-        "  curl -s '{base}/api/v2/signals/funding?date_preset=last_30d&limit=5' -H 'Authorization: Bearer {key}'"
-    );
-    println!(
-        "  curl -s -X POST {base}/api/v2/monitors -H 'Authorization: Bearer {key}' \
-         -H 'Content-Type: application/json' \
-         -d '{{\"name\":\"Competitors\",\"signal_types\":[\"funding_round\",\"hiring\"]}}'"
-    );
+    let team = seed_demo(&services.db, dir.path()).await?;
+    let monitor = open_demo_monitor(services, &team, WATCHED).await?;
+    print_welcome(setting, &team.api_key, &monitor);
     Ok(())
 }
 
-/// Adds a new signal for a random known company every few seconds until shutdown.
-pub async fn live_feed(db: Db, shutdown: CancellationToken) {
-    let mut rng = rand::rngs::StdRng::seed_from_u64(now_ms() as u64);
-    loop {
-        tokio::select! {
-            _ = shutdown.cancelled() => return,
-            _ = tokio::time::sleep(FEED_PERIOD) => {}
-        }
-        let Ok(Some(company_id)) = demo_company(&db, rng.random()).await else {
-            continue;
-        };
-        let (kind, record) = new_signal(&mut rng, &company_id);
-        let record = record.as_object().cloned().unwrap_or_default();
-        if let Err(err) = add_demo_signal(&db, kind, record).await {
-            tracing::warn!(error = %err, "demo signal not stored");
-        }
-    }
+/// Says why nothing was loaded and how to get a key back.
+pub fn print_not_empty() {
+    println!(
+        "The database already has data: demo loading skipped. Lost the key? \
+         `signalwatch admin team list`, then `signalwatch admin key create --team TEAM_ID`."
+    );
 }
 
-fn new_signal(rng: &mut impl Rng, company_id: &str) -> (SignalType, Value) {
-    let now = format_ms(now_ms());
-    match rng.random_range(0..3) {
-        0 => {
-            let round = ["seed", "series a", "series b"]
-                .choose(rng)
-                .copied()
-                .unwrap_or("seed");
-            let amount = rng.random_range(1..40) * 1_000_000;
-            (
-                SignalType::FundingRound,
-                json!({
-                    "companyId": company_id, "occurredAt": now, "announcedDate": &now[..10],
-                    "roundType": round,
-                    "amount": amount, "currency": "USD", "verificationStatus": "unverified",
-                    "investors": [], "sources": []
-                }),
-            )
-        }
-        1 => {
-            let title = [
-                "Senior Software Engineer",
-                "Head of Product",
-                "Account Executive",
-            ]
-            .choose(rng)
-            .copied()
-            .unwrap_or("Engineer");
-            let job_id = rng
-                .random_range(4_000_000_000_u64..5_000_000_000)
-                .to_string();
-            (
-                SignalType::Hiring,
-                json!({
-                    "companyId": company_id, "datePosted": now, "createdAt": now, "title": title,
-                    "jobId": job_id, "jobUrl": format!("https://www.linkedin.com/jobs/view/{job_id}"),
-                    "descriptionText": "A new role on a growing team.", "numApplicants": "0"
-                }),
-            )
-        }
-        _ => {
-            let role = [
-                "VP of Sales",
-                "Chief Technology Officer",
-                "Head of Marketing",
-            ]
-            .choose(rng)
-            .copied()
-            .unwrap_or("Director");
-            let person = rng.random_range(1000..10_000);
-            (
-                SignalType::JobChange,
-                json!({
-                    "companyId": company_id, "occurredAt": now, "personName": "Alex Demo",
-                    "personLinkedinUrl": format!("https://www.linkedin.com/in/alex-demo-{person}"),
-                    "newRole": role, "source": "linkedin"
-                }),
-            )
-        }
+fn print_welcome(setting: &Setting<'_>, key: &str, monitor: &DemoMonitor) {
+    let base = setting.base;
+    println!();
+    println!("signalwatch demo at {base}");
+    println!("  API key of the demo team (shown once): {key}");
+    println!("  API docs: {base}/docs");
+    if setting.generated_token {
+        println!(
+            "  Admin token (generated for this run; set SIGNALWATCH_ADMIN_TOKEN to choose one): {}",
+            setting.admin_token
+        );
     }
+    println!(
+        "  Monitor \"{}\" ({}) watches these demo companies:",
+        monitor.name, monitor.monitor_id
+    );
+    for company in &monitor.companies {
+        println!("    {:<28} {}", company.domain, company.name);
+    }
+    println!(
+        "  A new signal arrives every {} s, first for watched companies: a monitor you make on \
+         one of them hears of one within a minute.",
+        super::demo_feed::FEED_PERIOD.as_secs()
+    );
+    if !setting.private_webhooks {
+        println!(
+            "  Webhooks on this machine (127.0.0.1, localhost) need \
+             SIGNALWATCH_ALLOW_PRIVATE_WEBHOOKS=true."
+        );
+    }
+    let domain = monitor
+        .companies
+        .first()
+        .map(|c| c.domain.as_str())
+        .unwrap_or("example.com");
+    let today = Utc::now().format("%Y-%m-%d");
+    println!();
+    println!("Try (bash):");
+    println!(
+        "  BASE={base} KEY={key} ADMIN_TOKEN={}",
+        setting.admin_token
+    );
+    println!(
+        "  curl -fsS \"$BASE/api/v2/signals/funding?company_domain={domain}&limit=5\" \
+         -H \"Authorization: Bearer $KEY\""
+    );
+    println!("  # fire a funding round for {domain} now (another amount, another round):");
+    println!(
+        "  curl -fsS -X POST \"$BASE/admin/v1/signals/funding\" \
+         -H \"Authorization: Bearer $ADMIN_TOKEN\" -H 'Content-Type: application/json' \
+         -d '[{{\"companyWebsite\":\"https://{domain}\",\"announcedDate\":\"{today}\",\
+         \"roundType\":\"series a\",\"amount\":'$((RANDOM * 1000))'}}]'"
+    );
+    println!("  curl -fsS \"$BASE/api/v2/monitors\" -H \"Authorization: Bearer $KEY\"");
+    println!();
 }

@@ -3,6 +3,7 @@
 mod admin;
 mod database;
 mod demo_data;
+mod demo_feed;
 mod demo_seed;
 mod import;
 mod serve;

@@ -4,9 +4,9 @@ use clap::Args;
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
-use super::demo_seed;
+use super::{demo_feed, demo_seed};
 use crate::app::Application;
-use crate::config::{Config, LogFormat};
+use crate::config::{Config, LogFormat, Secret};
 use crate::store::Db;
 
 /// Options of `serve`.
@@ -26,18 +26,30 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     // them instead of killing it in the middle.
     let shutdown = CancellationToken::new();
     tokio::spawn(stop_on_signal(Signals::listen()?, shutdown.clone()));
-    let app = Application::build(args.config.clone()).await?;
+    let mut config = args.config.clone();
+    // The demo prints a request that fires a signal through the admin API: it needs a token.
+    let generated_token = args.demo && config.admin_token.is_none();
+    if generated_token {
+        config.admin_token = Some(Secret(generate_admin_token()));
+    }
+    let app = Application::build(config.clone()).await?;
     let base = app
         .local_addr()
         .map(|a| format!("http://{a}"))
         .unwrap_or_default();
     if args.demo {
         if demo_seed::is_empty(app.db()).await {
-            demo_seed::seed(app.db(), &base).await?;
+            let setting = demo_seed::Setting {
+                base: &base,
+                admin_token: config.admin_token.as_ref().map_or("", |t| t.0.as_str()),
+                generated_token,
+                private_webhooks: config.allow_private_webhooks,
+            };
+            demo_seed::seed(app.services(), &setting).await?;
         } else {
-            println!("The database already has data: demo loading skipped.");
+            demo_seed::print_not_empty();
         }
-        tokio::spawn(demo_seed::live_feed(app.db().clone(), shutdown.clone()));
+        tokio::spawn(demo_feed::live_feed(app.db().clone(), shutdown.clone()));
     } else {
         print_first_run_hint(app.db()).await;
     }
@@ -48,13 +60,26 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     app.run(shutdown).await
 }
 
+/// Logs go to stderr (stdout carries what `--demo` prints for the user); colours only when
+/// stderr is a terminal, so a log file or a collector gets plain text.
 fn init_logging(config: &Config) {
+    use std::io::IsTerminal;
     let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
     let _ = match config.log_format {
         LogFormat::Json => builder.json().try_init(),
         LogFormat::Text => builder.try_init(),
     };
+}
+
+/// A random admin token for a demo run that has none.
+fn generate_admin_token() -> String {
+    use rand::Rng;
+    let bytes: [u8; 18] = rand::rng().random();
+    format!("demo-admin-{}", hex::encode(bytes))
 }
 
 /// The stop signals, registered: SIGINT and SIGTERM (Ctrl-C elsewhere).

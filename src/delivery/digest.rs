@@ -92,6 +92,7 @@ pub async fn send_due_digests(
             Ok(()) => {
                 let ids: Vec<String> = digest.items.into_iter().map(|item| item.id).collect();
                 alerts::mark_digest_sent(db, &monitor_id, &ids, now).await?;
+                crate::telemetry::email_sent();
                 sent += 1;
             }
             Err(err) if err.is_permanent() => {

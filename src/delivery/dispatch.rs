@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::domain::delivery_status::DeliveryStatus;
 use crate::domain::retry::{Attempt, Next, max_attempts, next_step, parse_retry_after};
 use crate::domain::signing::{Signed, delivery_headers};
-use crate::domain::time::now_ms;
+use crate::domain::time::{format_ms, now_ms};
 use crate::store::deliveries::{
     AttemptRecord, ClaimedDelivery, lease_one, queue_replay, record_attempts, webhook_monitor_id,
 };
@@ -23,6 +23,7 @@ use crate::store::outbox::{
     NewDelivery, NewEvent, announce_queued, insert_deliveries, insert_events,
 };
 use crate::store::{Db, StoreError, new_id};
+use crate::telemetry;
 
 /// Time beyond the webhook timeout a lease allows for recording the outcome.
 const LEASE_SLACK_MS: i64 = 10_000;
@@ -162,12 +163,13 @@ impl Dispatcher {
         };
         let jitter = rand::rng().random_range(-1.0..=1.0);
         let now = now_ms();
-        let (status, next_attempt_at) =
-            match next_step(attempt, made, max, &self.schedule, now, jitter) {
-                Next::Done => (DeliveryStatus::Done, now),
-                Next::Failed => (DeliveryStatus::Failed, now),
-                Next::RetryAt(at) => (DeliveryStatus::Pending, at),
-            };
+        let next = next_step(attempt, made, max, &self.schedule, now, jitter);
+        observe(d, made, &o, attempt, next);
+        let (status, next_attempt_at) = match next {
+            Next::Done => (DeliveryStatus::Done, now),
+            Next::Failed => (DeliveryStatus::Failed, now),
+            Next::RetryAt(at) => (DeliveryStatus::Pending, at),
+        };
         AttemptRecord {
             delivery_id: d.id.clone(),
             owner: self.owner.clone(),
@@ -254,7 +256,8 @@ impl Dispatcher {
     ) -> Result<SentDelivery, StoreError> {
         let delivery = leased.ok_or(StoreError::NotFound)?;
         let record = self.attempt(&delivery).await;
-        record_attempts(&self.db, std::slice::from_ref(&record)).await?;
+        let charged = record_attempts(&self.db, std::slice::from_ref(&record)).await?;
+        telemetry::credits_charged("delivery", charged);
         let status = record.response_status.and_then(|s| u16::try_from(s).ok());
         Ok(SentDelivery {
             delivery_id: delivery.id,
@@ -268,6 +271,40 @@ impl Dispatcher {
             success: record.status == DeliveryStatus::Done,
         })
     }
+}
+
+/// Counts an attempt by its result and logs a warning for each one that failed, with the
+/// webhook, the answer's status and the error (never the body or the secret).
+fn observe(d: &ClaimedDelivery, made: i64, o: &PostOutcome, attempt: Attempt, next: Next) {
+    let result = match (attempt, next) {
+        (Attempt::Delivered, _) => "delivered",
+        (Attempt::Gone, _) => "gone",
+        (_, Next::RetryAt(_)) => "failed",
+        _ => "exhausted",
+    };
+    telemetry::delivery_attempt(result, o.duration);
+    match next {
+        Next::Done => telemetry::delivery_finished("delivered"),
+        Next::Failed => telemetry::delivery_finished("failed"),
+        Next::RetryAt(_) => telemetry::delivery_retry_scheduled(),
+    }
+    if result == "delivered" {
+        return;
+    }
+    let retry_at = match next {
+        Next::RetryAt(at) => format_ms(at),
+        _ => "never".to_string(),
+    };
+    tracing::warn!(
+        webhook_id = %d.webhook_id,
+        delivery_id = %d.id,
+        team_id = %d.team_id,
+        attempt = made,
+        status = o.status.map(i64::from).unwrap_or(0),
+        error = o.error.as_deref().unwrap_or("-"),
+        retry_at = %retry_at,
+        "webhook delivery attempt failed"
+    );
 }
 
 #[cfg(test)]

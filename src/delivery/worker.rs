@@ -150,11 +150,20 @@ impl Ledger {
             return;
         }
         let mut delay = Duration::from_millis(50);
-        while let Err(err) = record_attempts(self.dispatcher.db(), &self.answered).await {
-            // The lease keeps the rows ours for a while; keep trying rather than lose outcomes.
-            tracing::error!(error = %err, "recording delivery attempts failed; retrying");
-            tokio::time::sleep(delay).await;
-            delay = (delay * 2).min(Duration::from_secs(2));
+        loop {
+            match record_attempts(self.dispatcher.db(), &self.answered).await {
+                Ok(charged) => {
+                    crate::telemetry::credits_charged("delivery", charged);
+                    break;
+                }
+                Err(err) => {
+                    // The lease keeps the rows ours for a while; keep trying rather than lose
+                    // outcomes.
+                    tracing::error!(error = %err, "recording delivery attempts failed; retrying");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(Duration::from_secs(2));
+                }
+            }
         }
         self.unrecorded -= self.answered.len();
         self.answered.clear();

@@ -86,6 +86,7 @@ async fn run_guard(State(guard): State<Guard>, mut req: Request, next: Next) -> 
         .limiter
         .check(&owner.team_id, guard.endpoint, limit, now_ms())
         .await;
+    let team = super::request_log::AnsweredTeam(owner.team_id.clone());
     let mut response = if !decision.allowed {
         ApiError::rate_limited_on(guard.endpoint, decision.retry_after).into_response()
     } else if !SubscriptionStatus::parse(&owner.subscription_status)
@@ -100,6 +101,7 @@ async fn run_guard(State(guard): State<Guard>, mut req: Request, next: Next) -> 
         next.run(req).await
     };
     set_rate_headers(response.headers_mut(), &decision);
+    response.extensions_mut().insert(team);
     response
 }
 

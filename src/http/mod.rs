@@ -14,6 +14,7 @@ pub mod monitors;
 pub mod openapi;
 pub mod ops;
 pub mod rate_limit;
+pub mod request_log;
 pub mod signals;
 pub mod state;
 pub mod targets;
@@ -45,6 +46,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(from_fn(metrics::track))
+        .layer(from_fn(request_log::log_request))
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

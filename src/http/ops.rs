@@ -21,8 +21,11 @@ pub async fn ready(State(state): State<AppState>) -> Response {
     }
 }
 
-/// `GET /metrics`: Prometheus text exposition.
+/// `GET /metrics`: Prometheus text exposition; the delivery queue is measured for it.
 pub async fn metrics(State(state): State<AppState>) -> Response {
+    if let Err(err) = crate::service::deliveries::measure_queue(&state.db).await {
+        tracing::warn!(error = %err, "measuring the delivery queue for /metrics failed");
+    }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         state.metrics.render(),

@@ -58,6 +58,7 @@ pub struct PreparedSignal {
 /// Signal records of one kind turned into rows, ready to store.
 #[derive(Debug)]
 pub struct PreparedSignals {
+    kind: SignalType,
     records: Vec<Result<PreparedSignal, RecordError>>,
 }
 
@@ -85,7 +86,7 @@ pub fn prepare_signals(
             })
         })
         .collect();
-    PreparedSignals { records }
+    PreparedSignals { kind, records }
 }
 
 /// Accepts signal records of one kind in one transaction; bad records are reported by index.
@@ -116,6 +117,8 @@ pub async fn accept_signals(
     session: &mut ImportSession,
     prepared: PreparedSignals,
 ) -> Result<SignalReport, StoreError> {
+    let started = std::time::Instant::now();
+    let kind = prepared.kind;
     let now = now_ms();
     let mut tx = session.begin(db).await?;
     let Resolved {
@@ -139,6 +142,13 @@ pub async fn accept_signals(
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
     session.remember_companies(rows.iter().filter_map(|r| r.other_company_id.as_deref()));
+    let stored = report.inserted + report.updated;
+    crate::telemetry::ingest_batch(
+        kind.as_str(),
+        stored,
+        report.invalid.len(),
+        started.elapsed(),
+    );
     Ok(report)
 }
 

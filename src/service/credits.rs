@@ -43,6 +43,7 @@ where
     let credits_remaining = charge(db, team, 1)
         .await?
         .ok_or(ServiceError::OutOfCredits)?;
+    crate::telemetry::credits_charged("list", 1);
     Ok(ChargedPage {
         rows,
         credits_used: 1,

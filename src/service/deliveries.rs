@@ -159,3 +159,18 @@ async fn find_team_delivery(
         .await?
         .ok_or_else(delivery_not_found)
 }
+
+/// Measures the delivery queue and publishes it as metrics (at each scrape of `/metrics`).
+pub async fn measure_queue(db: &crate::store::Db) -> Result<(), ServiceError> {
+    let stats = crate::store::deliveries::queue_stats(db).await?;
+    let oldest_age_ms = stats
+        .oldest_created_at
+        .map(|at| (now_ms() - at).max(0))
+        .unwrap_or(0);
+    crate::telemetry::delivery_queue(
+        stats.pending,
+        stats.retrying,
+        std::time::Duration::from_millis(oldest_age_ms as u64),
+    );
+    Ok(())
+}

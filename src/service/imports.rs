@@ -14,6 +14,12 @@ use crate::ingest::{RecordError, SignalReport, UpsertReport, ingest_companies, i
 use crate::research::{SweepReport, sweep_pending_targets};
 use crate::store::{Db, StoreError, demo};
 
+use super::monitors::{self, NewMonitor};
+use super::targets::{self, TargetEntry};
+use super::{TeamContext, Via};
+
+pub use crate::store::demo::{ShowcaseCompany, WatchedCompany};
+
 pub use crate::ingest::fields::Record;
 pub use crate::ingest::files::{FileKind, FileReport};
 pub use crate::ingest::records::parse_records;
@@ -103,6 +109,56 @@ pub async fn seed_demo(db: &Db, dir: &Path) -> anyhow::Result<CreatedTeam> {
     )
     .await?;
     Ok(team)
+}
+
+/// The demo's monitor and the companies it watches.
+#[derive(Debug, Clone)]
+pub struct DemoMonitor {
+    pub monitor_id: String,
+    pub name: String,
+    pub companies: Vec<ShowcaseCompany>,
+}
+
+/// Name of the monitor `serve --demo` opens for the demo team.
+pub const DEMO_MONITOR: &str = "Demo accounts";
+
+/// Opens a monitor for the demo team on its `count` busiest companies (by domain), every signal
+/// type, no webhook: the live feed then fires where the user looks.
+pub async fn open_demo_monitor(
+    services: &Services,
+    team: &CreatedTeam,
+    count: i64,
+) -> Result<DemoMonitor, ServiceError> {
+    let companies = demo::busiest_companies(&services.db, count).await?;
+    let ctx = TeamContext {
+        team_id: team.team_id.clone(),
+        user_id: team.user_id.clone(),
+        via: Via::Api,
+    };
+    let input = NewMonitor {
+        name: DEMO_MONITOR.to_string(),
+        signal_types: SignalType::ALL.to_vec(),
+        webhook_url: None,
+    };
+    let monitor = monitors::create(services, &ctx, input).await?;
+    let entries: Vec<TargetEntry> = companies
+        .iter()
+        .map(|c| TargetEntry::Text(c.domain.clone()))
+        .collect();
+    if !entries.is_empty() {
+        targets::add(services, &ctx, &monitor.row.id, &entries).await?;
+    }
+    Ok(DemoMonitor {
+        monitor_id: monitor.row.id,
+        name: DEMO_MONITOR.to_string(),
+        companies,
+    })
+}
+
+/// The companies active monitors watch (resolved targets, the newest first), for the live demo
+/// feed to favour.
+pub async fn watched_companies(db: &Db) -> Result<Vec<WatchedCompany>, ServiceError> {
+    Ok(demo::watched_companies(db, 1_000).await?)
 }
 
 /// A known company picked by `pick` (any number; it wraps around), for a live demo signal.

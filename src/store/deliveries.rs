@@ -327,3 +327,24 @@ pub async fn requeue_failed_since(
     insert_deliveries(tx, &replays).await?;
     Ok(replays.len() as u64)
 }
+
+/// The delivery queue at a glance: pending deliveries, those among them that failed at least
+/// once (waiting for a retry), and when the oldest pending one was created.
+#[derive(Debug, Clone, Copy, Default, sqlx::FromRow)]
+pub struct QueueStats {
+    pub pending: i64,
+    pub retrying: i64,
+    pub oldest_created_at: Option<i64>,
+}
+
+/// Measures the delivery queue (one pass over the pending deliveries' index).
+pub async fn queue_stats(db: &Db) -> Result<QueueStats, StoreError> {
+    Ok(crate::on_db!(db, |pool| sqlx::query_as::<_, QueueStats>(
+        "SELECT CAST(COUNT(*) AS BIGINT) AS pending, \
+         CAST(COALESCE(SUM(CASE WHEN attempt_count > 0 THEN 1 ELSE 0 END), 0) AS BIGINT) \
+         AS retrying, MIN(created_at) AS oldest_created_at \
+         FROM deliveries WHERE status = 'pending'"
+    )
+    .fetch_one(pool)
+    .await)?)
+}

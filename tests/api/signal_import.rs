@@ -478,9 +478,15 @@ fn write_import_dir(dir: &Path) {
     }
 }
 
-/// Runs `signalwatch import --database-url <url> <path>`, returning its stdout; panics with
-/// stderr when it fails.
-async fn import_command(database_url: &str, path: &Path) -> String {
+/// What `signalwatch import` did: whether it exited 0, and what it printed.
+struct ImportRun {
+    success: bool,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `signalwatch import --database-url <url> <path>`.
+async fn import_command(database_url: &str, path: &Path) -> ImportRun {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_signalwatch"));
     command
         .arg("import")
@@ -492,12 +498,11 @@ async fn import_command(database_url: &str, path: &Path) -> String {
         .await
         .expect("the command's thread")
         .expect("the signalwatch binary runs");
-    assert!(
-        output.status.success(),
-        "import failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    ImportRun {
+        success: output.status.success(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
 }
 
 async fn the_import_command_loads_a_directory_and_the_lists_show_it(backend: Backend) {
@@ -505,8 +510,20 @@ async fn the_import_command_loads_a_directory_and_the_lists_show_it(backend: Bac
     let dir = tempfile::tempdir().expect("temp dir");
     write_import_dir(dir.path());
 
-    let stdout = import_command(&lists.app.database_url, dir.path()).await;
+    let run = import_command(&lists.app.database_url, dir.path()).await;
 
+    // One bad line in each signal file: the rest is stored, and the command says so and fails.
+    assert!(!run.success, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("2 of 10 records were refused"),
+        "{}",
+        run.stderr
+    );
+    let stdout = run.stdout;
+    assert!(
+        stdout.contains("  line 2: "),
+        "the bad line is named: {stdout}"
+    );
     for file in [
         "companies.ndjson",
         "people.ndjson",

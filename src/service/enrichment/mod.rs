@@ -150,6 +150,7 @@ async fn accept(
         .ok_or(ServiceError::OutOfCredits)?;
     insert_job(&mut tx, &job, &rows).await?;
     tx.commit().await?;
+    crate::telemetry::credits_charged("enrichment", 1);
     Ok(remaining)
 }
 

@@ -31,8 +31,9 @@ pub struct AttemptRecord {
 }
 
 /// Records attempts in one transaction. An attempt whose lease was lost meanwhile changes
-/// nothing. A success is charged once per delivery (never below a balance of 0).
-pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<(), StoreError> {
+/// nothing. A success is charged once per delivery (never below a balance of 0). Returns the
+/// credits charged.
+pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<u64, StoreError> {
     let mut tx = db.begin_write().await?;
     let mut applied = Vec::with_capacity(records.len());
     for r in records {
@@ -46,8 +47,9 @@ pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<(), S
         .filter(|r| r.status == DeliveryStatus::Done)
         .collect();
     touch_monitors(&mut tx, &done).await?;
-    charge(&mut tx, &done).await?;
-    tx.commit().await
+    let charged = charge(&mut tx, &done).await?;
+    tx.commit().await?;
+    Ok(charged)
 }
 
 /// Applies the outcome to the delivery while the lease is still ours; false when it was not.
@@ -128,7 +130,8 @@ async fn touch_monitors(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<(), Stor
 
 /// The credit of each successful, charged delivery exactly once (a unique charge row per
 /// delivery), debited per team in one statement, never below 0.
-async fn charge(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<(), StoreError> {
+async fn charge(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<u64, StoreError> {
+    let mut charged = 0u64;
     let mut by_team: BTreeMap<&str, Vec<&AttemptRecord>> = BTreeMap::new();
     for r in done.iter().filter(|r| !r.free) {
         by_team.entry(&r.team_id).or_default().push(r);
@@ -148,6 +151,7 @@ async fn charge(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<(), StoreError> 
             tail: " ON CONFLICT DO NOTHING",
         };
         let first = execute_rows(tx, &stmt, &values).await? as i64;
+        charged += first as u64;
         if first > 0 {
             on_tx!(tx, |conn| sqlx::query(
                 "UPDATE teams SET credits = CASE WHEN credits > $2 THEN credits - $2 ELSE 0 END \
@@ -160,5 +164,5 @@ async fn charge(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<(), StoreError> 
             .map(|_| ()))?;
         }
     }
-    Ok(())
+    Ok(charged)
 }

@@ -18,6 +18,13 @@ const START_DEADLINE: Duration = Duration::from_secs(60);
 /// How often the log, `/ready` and the exit status are looked at while waiting.
 const POLL: Duration = Duration::from_millis(20);
 
+/// How a process logs: its `--log` filter and `--log-format`.
+#[derive(Debug, Clone, Copy)]
+pub struct Logging {
+    pub filter: &'static str,
+    pub format: &'static str,
+}
+
 /// The `--role` of a process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -51,6 +58,21 @@ impl ServerProcess {
     /// Starts the binary on `database_url` in `role` with `extra` settings, and returns at
     /// once, before it is ready: processes spawned one after another start together.
     pub fn spawn(database_url: &str, role: Role, extra: &[&str]) -> ServerProcess {
+        let logging = Logging {
+            filter: "warn,signalwatch::cli::serve=info",
+            format: "json",
+        };
+        ServerProcess::spawn_logging(database_url, role, &logging, extra)
+    }
+
+    /// As [`ServerProcess::spawn`], logging as `logging` says. The start line is found in
+    /// either format.
+    pub fn spawn_logging(
+        database_url: &str,
+        role: Role,
+        logging: &Logging,
+        extra: &[&str],
+    ) -> ServerProcess {
         let log = NamedTempFile::new().expect("log file");
         let output = log.reopen().expect("log file handle");
         let mail = tempfile::tempdir().expect("mail dir");
@@ -58,12 +80,7 @@ impl ServerProcess {
         command
             .args(["serve", "--role", role.as_arg(), "--listen", "127.0.0.1:0"])
             .args(["--database-url", database_url, "--admin-token", ADMIN_TOKEN])
-            .args([
-                "--log",
-                "warn,signalwatch::cli::serve=info",
-                "--log-format",
-                "json",
-            ])
+            .args(["--log", logging.filter, "--log-format", logging.format])
             // Several processes per test, beside other tests on one PostgreSQL server.
             .args(["--database-max-connections", "4"])
             .arg("--mail-dir")
@@ -130,7 +147,7 @@ impl ServerProcess {
             self.assert_running_before(until, "to log its start");
             tokio::time::sleep(POLL).await;
         };
-        let Some(addr) = started["fields"]["addr"].as_str() else {
+        let Some(addr) = started else {
             return;
         };
         let base = format!("http://{addr}");
@@ -203,14 +220,25 @@ impl ServerProcess {
         std::fs::read_to_string(self.log.path()).unwrap_or_default()
     }
 
-    fn start_line(&self) -> Option<Value> {
-        self.log()
-            .lines()
-            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-            .find(|line| {
-                let message = line["fields"]["message"].as_str().unwrap_or_default();
-                message == "signalwatch listening" || message == "signalwatch workers running"
+    /// The start line, once logged: `Some(address)` for a process serving HTTP, `Some(None)`
+    /// for a worker. Read from JSON lines, or from text lines (`… addr=127.0.0.1:80 …`).
+    fn start_line(&self) -> Option<Option<String>> {
+        self.log().lines().find_map(|line| {
+            if let Ok(json) = serde_json::from_str::<Value>(line) {
+                let message = json["fields"]["message"].as_str().unwrap_or_default();
+                let started =
+                    message == "signalwatch listening" || message == "signalwatch workers running";
+                return started.then(|| json["fields"]["addr"].as_str().map(str::to_string));
+            }
+            if line.contains("signalwatch workers running") {
+                return Some(None);
+            }
+            line.contains("signalwatch listening").then(|| {
+                line.split_whitespace()
+                    .find_map(|field| field.strip_prefix("addr="))
+                    .map(str::to_string)
             })
+        })
     }
 
     fn assert_running_before(&mut self, until: Instant, what: &str) {

@@ -1,0 +1,46 @@
+//! The real `signalwatch` binary run as a command (`admin …`, `import …`) to completion, with
+//! none of the caller's `SIGNALWATCH_*` settings.
+
+use std::path::Path;
+use std::process::Command;
+
+/// What a command did: whether it exited 0, and what it printed.
+#[derive(Debug)]
+pub struct CommandRun {
+    pub success: bool,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl CommandRun {
+    /// stdout as JSON (the `admin` commands print their result so).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|err| {
+            panic!(
+                "stdout is not JSON ({err}): {}\nstderr: {}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+}
+
+/// Runs `signalwatch ARGS…` in `dir` (the test's own directory, so that nothing is written
+/// elsewhere) and waits for it to end.
+pub async fn signalwatch(dir: &Path, args: &[&str]) -> CommandRun {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_signalwatch"));
+    command.args(args).current_dir(dir);
+    for (name, _) in std::env::vars() {
+        if name.starts_with("SIGNALWATCH_") {
+            command.env_remove(name);
+        }
+    }
+    let output = tokio::task::spawn_blocking(move || command.output())
+        .await
+        .expect("the command's thread")
+        .expect("the signalwatch binary runs");
+    CommandRun {
+        success: output.status.success(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
