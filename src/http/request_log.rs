@@ -31,7 +31,7 @@ pub async fn log_request(req: Request, next: Next) -> Response {
         method = %method,
         path = %path,
         status = response.status().as_u16(),
-        duration_ms = format_args!("{:.1}", started.elapsed().as_secs_f64() * 1000.0),
+        duration_ms = (started.elapsed().as_secs_f64() * 10_000.0).round() / 10.0,
         team_id = %team,
         "request"
     );
