@@ -1,8 +1,17 @@
+use std::process::ExitCode;
+
 use clap::Parser;
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
     // One rustls crypto provider for the whole process, installed before any TLS use.
     let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     let cli = signalwatch::cli::Cli::parse();
-    signalwatch::cli::run(cli)
+    match signalwatch::cli::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // One line: the error and its causes, without a backtrace.
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -103,7 +103,7 @@ async fn requests_and_failed_deliveries_are_logged_plainly_and_the_queue_is_meas
     .await;
     let request = log
         .lines()
-        .find(|l| l.contains("path=/api/v2/monitors/{id}") && l.contains(" request "))
+        .find(|l| l.contains(" request ") && l.contains("path=/api/v2/monitors/{id} "))
         .unwrap_or_else(|| panic!("a line for the request:\n{log}"));
     for part in [
         " INFO ",

@@ -312,7 +312,7 @@ async fn a_missing_file_and_an_unreachable_database_each_get_one_sentence() {
     assert!(!no_file.success);
     assert_eq!(
         last_line(&no_file.stderr),
-        format!("Error: no such file or directory: {missing}")
+        format!("error: no such file or directory: {missing}")
     );
     assert!(
         !dir.path().join("db.sqlite").exists(),
@@ -320,7 +320,7 @@ async fn a_missing_file_and_an_unreachable_database_each_get_one_sentence() {
     );
     assert!(!no_server.success);
     assert!(
-        last_line(&no_server.stderr).starts_with("Error: cannot reach PostgreSQL at 127.0.0.1:1: "),
+        last_line(&no_server.stderr).starts_with("error: cannot reach PostgreSQL at 127.0.0.1:1: "),
         "{}",
         no_server.stderr
     );
