@@ -202,7 +202,10 @@ async fn a_file_read_in_batches_finds_companies_created_by_earlier_batches() {
             .expect("imported");
 
         assert_eq!((report.records, report.stored, report.invalid), (5, 4, 1));
-        assert_eq!(report.errors[0].index, 4, "numbered by record, from 1");
+        assert_eq!(
+            report.errors[0].index, 5,
+            "numbered by line in the file, from 1, blank lines counted"
+        );
         let orbit = "SELECT COUNT(DISTINCT company_id) FROM signals WHERE id IN ('s1', 's3')";
         assert_eq!(count(db, orbit).await, 1);
         assert_eq!(count(db, "SELECT COUNT(*) FROM companies").await, 2);
