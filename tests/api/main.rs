@@ -13,6 +13,7 @@ mod csv_enrichment_results;
 mod csv_enrichment_support;
 mod delivery_retries;
 mod delivery_support;
+mod demo;
 mod email_alerts;
 mod errors;
 mod funding_list;

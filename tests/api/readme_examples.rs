@@ -4,16 +4,12 @@
 //! the README tells the reader to paste it. Any failing command fails the test (`set -e`, and
 //! the examples call `curl -fsS`, which fails on an HTTP error).
 
-use std::fs::File;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+
+use crate::support::demo::Demo;
 
 /// The marker line before a shell block that must run.
 const MARKER: &str = "<!-- example -->";
-
-/// Loading the demo data set takes a while on a busy machine.
-const DEMO_DEADLINE: Duration = Duration::from_secs(300);
 
 /// The shell blocks marked as examples, in order.
 fn example_blocks(readme: &str) -> Vec<String> {
@@ -32,76 +28,6 @@ fn example_blocks(readme: &str) -> Vec<String> {
         blocks.push(body.join("\n"));
     }
     blocks
-}
-
-/// `serve --demo` as a child process, killed when dropped.
-struct Demo {
-    child: Child,
-    stdout: std::path::PathBuf,
-    stderr: std::path::PathBuf,
-}
-
-impl Demo {
-    fn start(dir: &Path) -> Demo {
-        let (stdout, stderr) = (dir.join("demo.out"), dir.join("demo.err"));
-        let mut command = Command::new(env!("CARGO_BIN_EXE_signalwatch"));
-        command
-            .args(["serve", "--demo", "--listen", "127.0.0.1:0"])
-            .arg("--database-url")
-            .arg(format!("sqlite://{}", dir.join("demo.db").display()))
-            .arg("--mail-dir")
-            .arg(dir.join("mail"))
-            .current_dir(dir)
-            .stdin(Stdio::null())
-            .stdout(File::create(&stdout).expect("stdout file"))
-            .stderr(File::create(&stderr).expect("stderr file"));
-        for (name, _) in std::env::vars() {
-            if name.starts_with("SIGNALWATCH_") {
-                command.env_remove(name);
-            }
-        }
-        // As the README says to start it for webhooks on this machine.
-        command.env("SIGNALWATCH_ALLOW_PRIVATE_WEBHOOKS", "true");
-        let child = command.spawn().expect("the signalwatch binary starts");
-        Demo {
-            child,
-            stdout,
-            stderr,
-        }
-    }
-
-    fn output(&self) -> (String, String) {
-        (
-            std::fs::read_to_string(&self.stdout).unwrap_or_default(),
-            std::fs::read_to_string(&self.stderr).unwrap_or_default(),
-        )
-    }
-
-    /// The `BASE=… KEY=… ADMIN_TOKEN=…` line, once the demo printed it.
-    async fn settings_line(&mut self) -> String {
-        let until = Instant::now() + DEMO_DEADLINE;
-        loop {
-            let (stdout, stderr) = self.output();
-            if let Some(line) = stdout.lines().find(|l| l.trim_start().starts_with("BASE=")) {
-                return line.trim().to_string();
-            }
-            if let Some(status) = self.child.try_wait().expect("process status") {
-                panic!("the demo exited ({status}):\n{stdout}\n{stderr}");
-            }
-            assert!(
-                Instant::now() < until,
-                "the demo printed no settings line:\n{stdout}\n{stderr}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-}
-
-impl Drop for Demo {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

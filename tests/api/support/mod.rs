@@ -3,6 +3,7 @@
 pub mod app;
 pub mod backend;
 pub mod command;
+pub mod demo;
 pub mod event_receiver;
 pub mod process;
 pub mod receiver;
