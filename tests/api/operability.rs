@@ -93,7 +93,10 @@ async fn requests_and_failed_deliveries_are_logged_plainly_and_the_queue_is_meas
         )
         .await;
 
+    let listed = app.get("/api/v2/signals/funding?limit=1", &team.key).await;
+
     assert_eq!(missing.status, 404);
+    assert_eq!(listed.status, 200, "{:?}", listed.body);
     assert_eq!(ingested.status, 200, "{:?}", ingested.body);
     let log = wait_until(
         "the failed attempt's warning",
@@ -142,6 +145,7 @@ async fn requests_and_failed_deliveries_are_logged_plainly_and_the_queue_is_meas
         "signalwatch_delivery_oldest_pending_age_seconds ",
         "signalwatch_ingest_batches_total{kind=\"funding_round\"} 1",
         "signalwatch_ingest_batch_duration_seconds",
+        "signalwatch_credits_charged_total{reason=\"list\"} 1",
     ] {
         assert!(text.contains(name), "{name} in\n{text}");
     }
