@@ -123,7 +123,10 @@ pub enum WebhookUrlError {
     #[error("webhook_url must not contain a user name or password")]
     HasCredentials,
     /// A non-public literal IP, a local host name, or a name resolving to a non-public address.
-    #[error("webhook_url: Webhook URL must be a public address")]
+    #[error(
+        "webhook_url: Webhook URL must be a public address (for development on one machine, \
+         start the service with SIGNALWATCH_ALLOW_PRIVATE_WEBHOOKS=true)"
+    )]
     NonPublicAddress,
 }
 
@@ -546,9 +549,17 @@ mod tests {
             NonPublicAddress.message_for("endpoint_url"),
             "Webhook URL must be a public address"
         );
-        assert_eq!(
-            NonPublicAddress.to_string(),
-            "webhook_url: Webhook URL must be a public address"
+        assert!(
+            NonPublicAddress
+                .to_string()
+                .starts_with("webhook_url: Webhook URL must be a public address"),
+            "{NonPublicAddress}"
+        );
+        assert!(
+            NonPublicAddress
+                .to_string()
+                .contains("SIGNALWATCH_ALLOW_PRIVATE_WEBHOOKS=true"),
+            "says how to allow local endpoints"
         );
         assert_eq!(
             TooLong.message_for("endpoint_url"),
