@@ -50,12 +50,19 @@ pub async fn seed(services: &Services, setting: &Setting<'_>) -> anyhow::Result<
     Ok(())
 }
 
-/// Says why nothing was loaded and how to get a key back.
-pub fn print_not_empty() {
+/// Says why nothing was loaded, how to get a key back, and the admin token of this run when
+/// it was generated.
+pub fn print_not_empty(setting: &Setting<'_>) {
     println!(
         "The database already has data: demo loading skipped. Lost the key? \
          `signalwatch admin team list`, then `signalwatch admin key create --team TEAM_ID`."
     );
+    if setting.generated_token {
+        println!(
+            "Admin token (generated for this run; set SIGNALWATCH_ADMIN_TOKEN to choose one): {}",
+            setting.admin_token
+        );
+    }
 }
 
 fn print_welcome(setting: &Setting<'_>, key: &str, monitor: &DemoMonitor) {

@@ -38,16 +38,16 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .map(|a| format!("http://{a}"))
         .unwrap_or_default();
     if args.demo {
+        let setting = demo_seed::Setting {
+            base: &base,
+            admin_token: config.admin_token.as_ref().map_or("", |t| t.0.as_str()),
+            generated_token,
+            private_webhooks: config.allow_private_webhooks,
+        };
         if demo_seed::is_empty(app.db()).await {
-            let setting = demo_seed::Setting {
-                base: &base,
-                admin_token: config.admin_token.as_ref().map_or("", |t| t.0.as_str()),
-                generated_token,
-                private_webhooks: config.allow_private_webhooks,
-            };
             demo_seed::seed(app.services(), &setting).await?;
         } else {
-            demo_seed::print_not_empty();
+            demo_seed::print_not_empty(&setting);
         }
         tokio::spawn(demo_feed::live_feed(app.db().clone(), shutdown.clone()));
     } else {
