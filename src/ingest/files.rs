@@ -260,3 +260,35 @@ async fn store_chunk(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_cannot_be_used_is_one_sentence_naming_it() {
+        let path = Path::new("/data/funding.ndjson");
+        let message = |kind| file_error(path, &std::io::Error::from(kind)).to_string();
+        assert_eq!(
+            message(std::io::ErrorKind::NotFound),
+            "no such file or directory: /data/funding.ndjson"
+        );
+        assert_eq!(
+            message(std::io::ErrorKind::PermissionDenied),
+            "cannot read /data/funding.ndjson: permission denied"
+        );
+        assert!(
+            message(std::io::ErrorKind::Other).starts_with("cannot read /data/funding.ndjson: ")
+        );
+    }
+
+    #[test]
+    fn a_directory_without_import_files_is_named() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let err = plan(dir.path()).expect_err("nothing to import");
+        assert_eq!(
+            err.to_string(),
+            format!("no import files in {}", dir.path().display())
+        );
+    }
+}
