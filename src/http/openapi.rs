@@ -81,7 +81,19 @@ impl Modify for BearerAuth {
     }
 }
 
-/// The document served at `/api/v2/openapi.json`.
+/// The document served at `/api/v2/openapi.json`: the annotations' document with what every
+/// answer shares (the envelope, the error answers, the parameters' constraints) added by
+/// [`super::openapi_wire`].
+pub fn document() -> utoipa::openapi::OpenApi {
+    let generated = ApiDoc::openapi();
+    let Ok(mut value) = serde_json::to_value(&generated) else {
+        return generated;
+    };
+    super::openapi_wire::describe_the_wire(&mut value);
+    serde_json::from_value(value).unwrap_or(generated)
+}
+
+/// The annotations' document.
 #[derive(OpenApi)]
 #[openapi(
     info(title = "signalwatch API", version = "2.0.0",

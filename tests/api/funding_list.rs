@@ -484,7 +484,8 @@ async fn employee_count_and_founded_year_ranges_filter_the_company(backend: Back
         [INITECH_SERIES_B, VANDELAY_DEBT]
     );
     for (name, value) in [
-        ("founded_year_min", "1799"),
+        ("founded_year_min", "1699"),
+        ("founded_year_max", "2101"),
         ("employee_count_min", "-5"),
         ("employee_count_max", "many"),
     ] {

@@ -1,0 +1,296 @@
+//! What the generated OpenAPI document adds so that it describes the wire: every JSON 2xx body
+//! inside the envelope (`success`, `data`, `meta`, and `pagination` on paginated answers), the
+//! page lists' 200 bodies, the error answers every operation can give, and the enum, range and
+//! default of each list parameter. The handlers' annotations describe `data`; this adds what
+//! every answer shares, in one place.
+
+use serde_json::{Map, Value, json};
+
+/// The operations answering a page of records with `pagination`.
+const PAGE_LISTS: &[&str] = &[
+    "getFundingSignals",
+    "getHiringSignals",
+    "getAcquisitionSignals",
+    "getJobChangeSignals",
+    "getCompanies",
+];
+
+/// Rewrites the generated document (as JSON) to describe the wire.
+pub fn describe_the_wire(doc: &mut Value) {
+    add_shared_schemas(doc);
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, operation) in item.iter_mut() {
+            if !matches!(method.as_str(), "get" | "put" | "post" | "delete" | "patch") {
+                continue;
+            }
+            let has_body = operation.get("requestBody").is_some();
+            let has_path_id = path.contains('{');
+            let id = operation
+                .get("operationId")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            if let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+            {
+                wrap_success_bodies(responses, PAGE_LISTS.contains(&id.as_str()));
+                add_error_answers(responses, has_body, has_path_id);
+            }
+            if let Some(parameters) = operation
+                .get_mut("parameters")
+                .and_then(Value::as_array_mut)
+            {
+                for parameter in parameters {
+                    constrain_parameter(parameter, &id);
+                }
+            }
+        }
+    }
+}
+
+fn add_shared_schemas(doc: &mut Value) {
+    let schemas = doc
+        .as_object_mut()
+        .map(|d| d.entry("components").or_insert_with(|| json!({})))
+        .and_then(Value::as_object_mut)
+        .map(|c| c.entry("schemas").or_insert_with(|| json!({})))
+        .and_then(Value::as_object_mut);
+    let Some(schemas) = schemas else {
+        return;
+    };
+    schemas.insert(
+        "Meta".into(),
+        json!({
+            "type": "object",
+            "description": "What the call was and what it cost.",
+            "required": ["endpoint"],
+            "properties": {
+                "endpoint": { "type": "string" },
+                "creditsUsed": { "type": "integer", "minimum": 0 },
+                "creditsRemaining": { "type": "integer", "minimum": 0 }
+            }
+        }),
+    );
+    schemas.insert(
+        "PagePagination".into(),
+        json!({
+            "type": "object",
+            "required": ["currentPage", "totalPages", "totalCount", "hasNextPage", "hasPreviousPage"],
+            "properties": {
+                "currentPage": { "type": "integer", "minimum": 1 },
+                "totalPages": { "type": "integer", "minimum": 0 },
+                "totalCount": { "type": "integer", "minimum": 0 },
+                "hasNextPage": { "type": "boolean" },
+                "hasPreviousPage": { "type": "boolean" }
+            }
+        }),
+    );
+}
+
+/// Each JSON 2xx body becomes `{success: true, data: <body>, meta, pagination?}`; a page list's
+/// 200 gets its body.
+fn wrap_success_bodies(responses: &mut Map<String, Value>, page_list: bool) {
+    for (status, response) in responses.iter_mut() {
+        if !status.starts_with('2') {
+            continue;
+        }
+        let Some(response) = response.as_object_mut() else {
+            continue;
+        };
+        let data = response
+            .get("content")
+            .and_then(|c| c.get("application/json"))
+            .and_then(|c| c.get("schema"))
+            .cloned();
+        let envelope = match (data, page_list) {
+            (_, true) => json!({
+                "type": "object",
+                "required": ["success", "data", "meta", "pagination"],
+                "properties": {
+                    "success": { "type": "boolean", "enum": [true] },
+                    "data": { "type": "array", "items": { "type": "object" } },
+                    "meta": { "$ref": "#/components/schemas/Meta" },
+                    "pagination": { "$ref": "#/components/schemas/PagePagination" }
+                }
+            }),
+            (Some(data), false) => json!({
+                "type": "object",
+                "required": ["success", "data", "meta"],
+                "properties": {
+                    "success": { "type": "boolean", "enum": [true] },
+                    "data": data,
+                    "meta": { "$ref": "#/components/schemas/Meta" },
+                    "pagination": { "type": "object" }
+                }
+            }),
+            (None, false) => continue,
+        };
+        response.insert(
+            "content".into(),
+            json!({ "application/json": { "schema": envelope } }),
+        );
+    }
+}
+
+/// The error answers any operation can give, where the annotations leave them out: 400 (an
+/// unknown query parameter, a malformed body), 404 (an id naming nothing), 413 (a body over
+/// 1 MiB), 401, 403, 429 and 500.
+fn add_error_answers(responses: &mut Map<String, Value>, has_body: bool, has_path_id: bool) {
+    let mut answers = vec![
+        (
+            "400",
+            "A parameter or body value is refused; the message names it",
+        ),
+        ("401", "Missing or invalid API key"),
+        ("403", "Subscription expired"),
+        ("429", "Rate limit exceeded; Retry-After says when to retry"),
+        (
+            "500",
+            "Unexpected server error; the cause is logged, not shown",
+        ),
+    ];
+    if has_path_id {
+        answers.push(("404", "Not found"));
+    }
+    if has_body {
+        answers.push(("413", "Body over 1 MiB"));
+    }
+    for (status, description) in answers {
+        responses.entry(status).or_insert_with(|| {
+            json!({
+                "description": description,
+                "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/ErrorBody" }
+                } }
+            })
+        });
+    }
+}
+
+/// The enum, range and default of a query parameter the handlers check, by name.
+fn constrain_parameter(parameter: &mut Value, operation: &str) {
+    if parameter.get("in").and_then(Value::as_str) != Some("query") {
+        return;
+    }
+    let name = parameter
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let Some(schema) = constraint(&name, operation) else {
+        return;
+    };
+    if let Some(p) = parameter.as_object_mut() {
+        p.insert("schema".into(), schema);
+    }
+}
+
+fn enumerated(values: &[&str]) -> Value {
+    json!({ "type": "string", "enum": values })
+}
+
+fn integer(min: i64, max: i64, default: Option<i64>) -> Value {
+    let mut schema = json!({ "type": "integer", "minimum": min, "maximum": max });
+    if let Some(d) = default {
+        schema["default"] = json!(d);
+    }
+    schema
+}
+
+const BOOLEAN: &[&str] = &["true", "false"];
+
+fn constraint(name: &str, operation: &str) -> Option<Value> {
+    let signal_list = PAGE_LISTS.contains(&operation) && operation != "getCompanies";
+    Some(match name {
+        "page" if PAGE_LISTS.contains(&operation) => integer(1, 1_000_000, Some(1)),
+        "limit" if PAGE_LISTS.contains(&operation) => integer(1, 100, Some(20)),
+        "sort_order" => json!({ "type": "string", "enum": ["asc", "desc"], "default": "desc" }),
+        "count" => enumerated(BOOLEAN),
+        "filter_version" => enumerated(&["1", "2"]),
+        "date_preset" if signal_list => {
+            enumerated(&crate::domain::date_preset::DatePreset::ALL.map(|p| p.as_str()))
+        }
+        "founded_year_min" | "founded_year_max" if signal_list => integer(1700, 2100, None),
+        "founded_year_min" | "founded_year_max" => integer(1800, 100_000, None),
+        "employee_count_min" | "employee_count_max" | "amount_min" | "amount_max" => {
+            integer(0, i64::MAX, None)
+        }
+        "include_expired"
+        | "exclude_staffing_agencies"
+        | "count_companies"
+        | "include_total"
+        | "workflow_evidence"
+        | "enrich_on_miss"
+        | "enrich_wait" => enumerated(BOOLEAN),
+        "posted_min_days_ago" => integer(0, 3650, None),
+        "max_company_postings" => integer(1, 100, None),
+        "min_distinct_titles" => integer(2, 100, None),
+        "enrich_timeout" => integer(1, 30, Some(10)),
+        "headcount_growth_min" => json!({ "type": "number", "minimum": -10000, "maximum": 10000 }),
+        "headcount_growth_window" => {
+            json!({ "type": "string", "enum": ["1m", "3m", "6m", "9m", "12m"], "default": "12m" })
+        }
+        "work_mode" => enumerated(&["remote", "hybrid", "onsite"]),
+        "role_logic" => json!({ "type": "string", "enum": ["and", "or"], "default": "and" }),
+        "business_model" => enumerated(&["fitness_wellness_operators"]),
+        "role_scope" => enumerated(&["software"]),
+        "funding_investor_type" => enumerated(&["vc", "pe"]),
+        "investor_type" => enumerated(&["vc", "pe", "angel", "corporate", "other"]),
+        "date_basis" => enumerated(&[
+            "occurred",
+            "discovered",
+            "occurred_at",
+            "discovered_at",
+            "announced",
+        ]),
+        "source" if operation == "getJobChangeSignals" => {
+            enumerated(crate::domain::vocabulary::JOB_CHANGE_SOURCES)
+        }
+        "currency" if operation == "getFundingSignals" => {
+            enumerated(crate::domain::vocabulary::FUNDING_CURRENCIES)
+        }
+        "currency" if operation == "getAcquisitionSignals" => {
+            enumerated(crate::domain::vocabulary::ACQUISITION_CURRENCIES)
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_data_body_is_wrapped_in_the_envelope_and_errors_are_added() {
+        let mut doc = json!({
+            "paths": { "/x/{id}": { "put": {
+                "operationId": "putX",
+                "requestBody": {},
+                "parameters": [{ "name": "count", "in": "query", "schema": { "type": "string" } }],
+                "responses": { "200": { "description": "ok", "content": {
+                    "application/json": { "schema": { "$ref": "#/components/schemas/X" } }
+                } } }
+            } } }
+        });
+        describe_the_wire(&mut doc);
+        let op = &doc["paths"]["/x/{id}"]["put"];
+        let body = &op["responses"]["200"]["content"]["application/json"]["schema"];
+        assert_eq!(body["properties"]["data"]["$ref"], "#/components/schemas/X");
+        assert_eq!(body["required"], json!(["success", "data", "meta"]));
+        for status in ["400", "401", "403", "404", "413", "429", "500"] {
+            assert!(op["responses"].get(status).is_some(), "{status}");
+        }
+        assert_eq!(
+            op["parameters"][0]["schema"]["enum"],
+            json!(["true", "false"])
+        );
+        assert!(doc["components"]["schemas"]["Meta"].is_object());
+    }
+}
