@@ -503,6 +503,7 @@ mod tests {
             .iter()
             .flat_map(|rule| rule.positions.iter().copied())
             .chain(LEADERSHIP.iter().flat_map(|(_, vp, head)| [*vp, *head]))
+            .chain(MANAGERS.iter().map(|(_, manager)| *manager))
             .collect();
         for position in POSITIONS {
             assert!(derivable.contains(position), "{position}");

@@ -126,6 +126,9 @@ pub const SUBCATEGORIES: &[&str] = &[
 /// Where a job change was found (`source`, job-changes list).
 pub const JOB_CHANGE_SOURCES: &[&str] = &["linkedin", "press_release", "other"];
 
+/// Inclusive lower and upper bounds, `None` meaning unbounded.
+pub type Bounds = (Option<i64>, Option<i64>);
+
 /// Company size buckets accepted by `team_size`, by employee count (see [`team_size_bucket`]).
 pub const TEAM_SIZES: &[&str] = &["1-10", "11-50", "51-200", "201-1000", "1000-plus"];
 
@@ -271,7 +274,7 @@ pub fn parse_job_change_source(input: &str) -> Result<&'static str, String> {
 /// `team_size`: comma-separated employee-count ranges as inclusive `(low, high)` bounds,
 /// `None` meaning unbounded. A documented bucket keeps its meaning (`1000-plus` is over 1,000);
 /// any other `N-M` (N ≤ M) or `N-plus` is taken as written, e.g. `1-9` or `250-plus`.
-pub fn parse_team_sizes(input: &str) -> Result<Vec<(Option<i64>, Option<i64>)>, String> {
+pub fn parse_team_sizes(input: &str) -> Result<Vec<Bounds>, String> {
     let mut ranges = Vec::new();
     for entry in input.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let lower = entry.to_ascii_lowercase();
@@ -296,7 +299,7 @@ pub fn parse_team_sizes(input: &str) -> Result<Vec<(Option<i64>, Option<i64>)>, 
 }
 
 /// An `N-M` (N ≤ M) or `N-plus` range of whole numbers.
-fn team_size_range(entry: &str) -> Option<(Option<i64>, Option<i64>)> {
+fn team_size_range(entry: &str) -> Option<Bounds> {
     let number = |s: &str| -> Option<i64> {
         (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
             .then(|| s.parse().ok())

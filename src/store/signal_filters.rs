@@ -287,7 +287,8 @@ fn company_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     }
     if q.wellness_operators {
         let name = "wellness and fitness services".to_string();
-        let categories = super::search::categories_clause(c, db, "c.categories", &[name.clone()]);
+        let categories =
+            super::search::categories_clause(c, db, "c.categories", std::slice::from_ref(&name));
         let p = c.text(name);
         c.and(format!("(lower(c.industry) = {p} OR {categories})"));
     }
