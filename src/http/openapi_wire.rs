@@ -18,6 +18,7 @@ const PAGE_LISTS: &[&str] = &[
 /// Rewrites the generated document (as JSON) to describe the wire.
 pub fn describe_the_wire(doc: &mut Value) {
     add_shared_schemas(doc);
+    constrain_bodies(doc);
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
@@ -92,6 +93,78 @@ fn add_shared_schemas(doc: &mut Value) {
             }
         }),
     );
+}
+
+/// The properties of the request bodies as the server checks them: lengths, counts, the
+/// vocabularies of their lists, and `null` only where it is accepted.
+fn constrain_bodies(doc: &mut Value) {
+    let signal_types = json!({
+        "type": "array", "minItems": 1,
+        "items": { "type": "string", "enum": ["funding_round", "acquisition", "job_change", "hiring"] }
+    });
+    let event_types = json!({
+        "type": "array",
+        "items": { "type": "string", "enum": crate::service::webhooks::EVENT_TYPES }
+    });
+    let name = json!({ "type": "string", "minLength": 1, "maxLength": 255 });
+    let url =
+        json!({ "type": "string", "format": "uri", "maxLength": 500, "pattern": "^https?://" });
+    let patches: [(&str, &str, Value); 14] = [
+        ("CreateMonitorBody", "name", name.clone()),
+        ("CreateMonitorBody", "signal_types", signal_types.clone()),
+        ("UpdateMonitorBody", "name", name),
+        ("UpdateMonitorBody", "signal_types", signal_types),
+        ("UpdateMonitorBody", "active", json!({ "type": "boolean" })),
+        ("CreateWebhookBody", "endpoint_url", url.clone()),
+        ("CreateWebhookBody", "event_types", event_types.clone()),
+        ("UpdateWebhookBody", "endpoint_url", url),
+        ("UpdateWebhookBody", "event_types", event_types),
+        ("UpdateWebhookBody", "active", json!({ "type": "boolean" })),
+        (
+            "UpdateWebhookBody",
+            "rotate_secret",
+            json!({ "type": "boolean" }),
+        ),
+        (
+            "AddTargetsBody",
+            "targets",
+            json!({
+                "type": "array", "minItems": 1, "maxItems": 500, "items": { "type": "string", "minLength": 1 }
+            }),
+        ),
+        (
+            "CreateJobBody",
+            "companies",
+            json!({
+                "type": "array", "minItems": 1, "maxItems": 1000, "items": { "type": "object" }
+            }),
+        ),
+        (
+            "CreateJobBody",
+            "timeout",
+            json!({ "type": ["integer", "null"], "minimum": 1, "maximum": 30 }),
+        ),
+    ];
+    let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for (schema, property, constrained) in patches {
+        let Some(slot) = schemas
+            .get_mut(schema)
+            .and_then(|s| s.get_mut("properties"))
+            .and_then(|p| p.get_mut(property))
+        else {
+            continue;
+        };
+        let description = slot.get("description").cloned();
+        *slot = constrained;
+        if let Some(description) = description {
+            slot["description"] = description;
+        }
+    }
 }
 
 /// Each JSON 2xx body becomes `{success: true, data: <body>, meta, pagination?}`; a page list's
@@ -211,6 +284,16 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
     Some(match name {
         "page" if PAGE_LISTS.contains(&operation) => integer(1, 1_000_000, Some(1)),
         "limit" if PAGE_LISTS.contains(&operation) => integer(1, 100, Some(20)),
+        "limit" if operation == "listTargets" => integer(1, 200, Some(100)),
+        "limit" if operation == "listWebhooks" => integer(1, 100, Some(100)),
+        "limit" => integer(1, 100, Some(50)),
+        "offset" => json!({ "type": "integer", "minimum": 0, "default": 0 }),
+        "status" if operation == "listTargets" => enumerated(&["resolved", "pending"]),
+        "status" if operation == "listWebhookDeliveries" => {
+            enumerated(&["pending", "done", "failed"])
+        }
+        "timeout" if operation == "createCSVEnrichmentJob" => integer(1, 30, Some(30)),
+        "wait" if operation == "createCSVEnrichmentJob" => enumerated(BOOLEAN),
         "sort_order" => json!({ "type": "string", "enum": ["asc", "desc"], "default": "desc" }),
         "count" => enumerated(BOOLEAN),
         "filter_version" => enumerated(&["1", "2"]),
