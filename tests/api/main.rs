@@ -25,6 +25,7 @@ mod lists_support;
 mod monitor_delivery;
 mod monitor_input;
 mod monitors;
+mod openapi_wire;
 mod ops;
 mod parser_parameters;
 mod parser_parameters_hiring;
