@@ -84,6 +84,11 @@ pub fn country_code(name_or_code: &str) -> Option<&'static str> {
     country_index(name_or_code.trim()).map(|i| COUNTRIES[i].0)
 }
 
+/// Every alpha-2 code a country filter takes.
+pub fn country_codes() -> impl Iterator<Item = &'static str> {
+    COUNTRIES.iter().map(|(code, _)| *code)
+}
+
 /// The English short name of an alpha-2 code (any letter case), e.g. `"DE"` → `"Germany"`.
 pub fn country_name(code: &str) -> Option<&'static str> {
     code_index(code.trim()).map(|i| COUNTRIES[i].1)

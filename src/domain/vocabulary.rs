@@ -321,21 +321,22 @@ pub fn parse_applicant_ranges(input: &str) -> Result<Vec<String>, String> {
 
 /// `positions`: comma-separated position tags; open (see the module notes).
 pub fn parse_positions(input: &str) -> Result<Vec<String>, String> {
-    parse_open(input, POSITIONS, "positions")
+    parse_open(input, POSITIONS)
 }
 
 /// `departments`: comma-separated department tags; open.
 pub fn parse_departments(input: &str) -> Result<Vec<String>, String> {
-    parse_open(input, DEPARTMENTS, "departments")
+    parse_open(input, DEPARTMENTS)
 }
 
 /// `seniorities`: comma-separated seniority tags; open.
 pub fn parse_seniorities(input: &str) -> Result<Vec<String>, String> {
-    parse_open(input, SENIORITIES, "seniorities")
+    parse_open(input, SENIORITIES)
 }
 
-/// An open list: known values in `known`'s spelling, others lower-cased, de-duplicated.
-fn parse_open(input: &str, known: &[&str], what: &str) -> Result<Vec<String>, String> {
+/// An open list: known values in `known`'s spelling, others lower-cased, de-duplicated; a list
+/// without entries (`,`) filters nothing, as an empty parameter does.
+fn parse_open(input: &str, known: &[&str]) -> Result<Vec<String>, String> {
     let mut values: Vec<String> = Vec::new();
     for entry in input.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let value = canonical(entry, known)
@@ -344,12 +345,6 @@ fn parse_open(input: &str, known: &[&str], what: &str) -> Result<Vec<String>, St
         if !values.contains(&value) {
             values.push(value);
         }
-    }
-    if values.is_empty() {
-        return Err(format!(
-            "No {what} value given. Known values: {}.",
-            known.join(", ")
-        ));
     }
     Ok(values)
 }
@@ -506,7 +501,7 @@ mod tests {
             ["data scientist", "sales manager"]
         );
         assert_eq!(parse_departments("Research").expect("open"), ["research"]);
-        assert!(parse_positions(" , ").is_err());
+        assert!(parse_positions(" , ").expect("open").is_empty());
     }
 
     #[test]

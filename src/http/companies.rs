@@ -41,7 +41,8 @@ const ALLOWED: &[&str] = &[
     "enrich_wait",
     "enrich_timeout",
 ];
-const SORTS: &[(&str, &str)] = &[
+/// The `sort_by` values and the columns they sort on.
+pub const SORTS: &[(&str, &str)] = &[
     ("name", "lower(c.name)"),
     ("employee_count", "c.employee_count"),
     ("founded_year", "c.founded_year"),

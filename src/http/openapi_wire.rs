@@ -6,6 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::domain::signal_type::SignalType;
+
 /// The operations answering a page of records with `pagination`.
 const PAGE_LISTS: &[&str] = &[
     "getFundingSignals",
@@ -257,12 +259,19 @@ fn constrain_parameter(parameter: &mut Value, operation: &str) {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let Some(schema) = constraint(&name, operation) else {
+    let Some(schema) = constraint(&name, operation).or_else(|| without_nul(parameter)) else {
         return;
     };
     if let Some(p) = parameter.as_object_mut() {
         p.insert("schema".into(), schema);
     }
+}
+
+/// A free-text parameter: any text without a NUL character (refused everywhere).
+fn without_nul(parameter: &Value) -> Option<Value> {
+    let schema = parameter.get("schema")?;
+    (schema.get("type") == Some(&json!("string")) && schema.get("pattern").is_none())
+        .then(|| json!({ "type": "string", "pattern": "^[^\\u0000]*$" }))
 }
 
 fn enumerated(values: &[&str]) -> Value {
@@ -279,15 +288,120 @@ fn integer(min: i64, max: i64, default: Option<i64>) -> Value {
 
 const BOOLEAN: &[&str] = &["true", "false"];
 
+/// One of `values`, or empty (taken as absent).
+fn comma_one(values: &[&str]) -> Value {
+    let mut with_empty = vec![""];
+    with_empty.extend_from_slice(values);
+    enumerated(&with_empty)
+}
+
+/// The signal type of a signal list operation.
+fn list_kind(operation: &str) -> Option<SignalType> {
+    match operation {
+        "getFundingSignals" => Some(SignalType::FundingRound),
+        "getHiringSignals" => Some(SignalType::Hiring),
+        "getAcquisitionSignals" => Some(SignalType::Acquisition),
+        "getJobChangeSignals" => Some(SignalType::JobChange),
+        _ => None,
+    }
+}
+
+/// A comma-separated list of `values` (any spacing); empty when `empty` (the parameter is then
+/// taken as absent).
+fn comma_list(values: &[&str], empty: bool) -> Value {
+    let alternatives = values
+        .iter()
+        .map(|v| regex_escape(v))
+        .collect::<Vec<_>>()
+        .join("|");
+    let list = format!("(?:{alternatives})(?:,(?:{alternatives}))*");
+    let pattern = if empty {
+        format!("^(?:{list})?$")
+    } else {
+        format!("^{list}$")
+    };
+    json!({ "type": "string", "pattern": pattern })
+}
+
+fn regex_escape(value: &str) -> String {
+    value
+        .chars()
+        .flat_map(|c| {
+            let special = "\\.+*?()|[]{}^$-&#/ ".contains(c);
+            special.then_some('\\').into_iter().chain([c])
+        })
+        .collect()
+}
+
+/// Every country code and region shortcut a country filter takes (names are accepted too).
+fn country_values() -> Vec<&'static str> {
+    let mut values: Vec<&str> = crate::domain::countries::REGION_SHORTCUTS.to_vec();
+    values.extend(crate::domain::countries::country_codes());
+    values
+}
+
+const DATE: &str =
+    r#"{ "type": "string", "anyOf": [{ "format": "date" }, { "format": "date-time" }] }"#;
+const DOMAIN: &str = "^[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z0-9]+(?:-[a-z0-9]+)*)*\\.[a-z]{2,12}$";
+
 fn constraint(name: &str, operation: &str) -> Option<Value> {
     let signal_list = PAGE_LISTS.contains(&operation) && operation != "getCompanies";
+    let kind = list_kind(operation);
     Some(match name {
-        "page" if PAGE_LISTS.contains(&operation) => integer(1, 1_000_000, Some(1)),
+        "sort_by" if operation == "getCompanies" => {
+            let names: Vec<&str> = crate::http::companies::SORTS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
+            json!({ "type": "string", "enum": names, "default": "name" })
+        }
+        "sort_by" if kind.is_some() => {
+            let kind = kind?;
+            let names = crate::http::signals::filters::sort_names(kind);
+            let default = if kind == SignalType::Hiring {
+                "created_at"
+            } else {
+                "occurred_at"
+            };
+            json!({ "type": "string", "enum": names, "default": default })
+        }
+        "dateFrom" | "dateTo" | "open_as_of" | "funding_date_from" | "funding_date_to" => {
+            serde_json::from_str(DATE).ok()?
+        }
+        "countries"
+        | "exclude_countries"
+        | "job_countries"
+        | "company_countries"
+        | "acquirer_countries"
+        | "exclude_acquirer_countries"
+        | "exclude_company_countries" => comma_list(&country_values(), true),
+        "round" | "funding_rounds" => comma_list(crate::domain::vocabulary::ROUND_TYPES, true),
+        "round_flavor" => comma_list(crate::domain::vocabulary::ROUND_FLAVORS, true),
+        "verification_status" => comma_list(crate::domain::vocabulary::VERIFICATION_STATUSES, true),
+        "subcategories" if operation == "getFundingSignals" => {
+            comma_list(crate::domain::vocabulary::SUBCATEGORIES, true)
+        }
+        "applicants" => comma_list(crate::domain::vocabulary::APPLICANT_RANGES, true),
+        "team_size" => comma_list(crate::domain::vocabulary::TEAM_SIZES, true),
+        "states" => comma_list(&crate::domain::us_states::state_codes(), true),
+        "company_domain" | "exclude_company_domain" | "domain" => {
+            json!({ "type": "string", "pattern": DOMAIN })
+        }
+        "company_linkedin_url" | "companyLinkedinUrl" | "linkedin_url" => json!({
+            "type": "string", "pattern": "^https://www\\.linkedin\\.com/company/[a-z0-9]+(?:-[a-z0-9]+)*$"
+        }),
+        "personLinkedinUrl" | "person_linkedin_url" => json!({
+            "type": "string", "pattern": "^(?:https://www\\.linkedin\\.com/in/[a-z0-9]+(?:-[a-z0-9]+)*)?$"
+        }),
+        "description" => json!({ "type": "string", "pattern": "^(?:[a-z0-9]+(?: [a-z0-9]+)*)?$" }),
+        "page" if PAGE_LISTS.contains(&operation) => {
+            integer(1, crate::http::signals::params::MAX_PAGE, Some(1))
+        }
         "limit" if PAGE_LISTS.contains(&operation) => integer(1, 100, Some(20)),
         "limit" if operation == "listTargets" => integer(1, 200, Some(100)),
         "limit" if operation == "listWebhooks" => integer(1, 100, Some(100)),
         "limit" => integer(1, 100, Some(50)),
-        "offset" => json!({ "type": "integer", "minimum": 0, "default": 0 }),
+        "offset" => integer(0, i64::MAX, Some(0)),
         "status" if operation == "listTargets" => enumerated(&["resolved", "pending"]),
         "status" if operation == "listWebhookDeliveries" => {
             enumerated(&["pending", "done", "failed"])
@@ -333,14 +447,15 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
             "discovered_at",
             "announced",
         ]),
+        // Read as absent when empty.
         "source" if operation == "getJobChangeSignals" => {
-            enumerated(crate::domain::vocabulary::JOB_CHANGE_SOURCES)
+            comma_one(crate::domain::vocabulary::JOB_CHANGE_SOURCES)
         }
         "currency" if operation == "getFundingSignals" => {
-            enumerated(crate::domain::vocabulary::FUNDING_CURRENCIES)
+            comma_one(crate::domain::vocabulary::FUNDING_CURRENCIES)
         }
         "currency" if operation == "getAcquisitionSignals" => {
-            enumerated(crate::domain::vocabulary::ACQUISITION_CURRENCIES)
+            comma_one(crate::domain::vocabulary::ACQUISITION_CURRENCIES)
         }
         _ => return None,
     })

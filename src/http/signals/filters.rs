@@ -187,6 +187,11 @@ fn sort_fields(kind: SignalType) -> (&'static [(&'static str, &'static str)], &'
     }
 }
 
+/// The `sort_by` values of a `kind` list.
+pub fn sort_names(kind: SignalType) -> Vec<&'static str> {
+    sort_fields(kind).0.iter().map(|(name, _)| *name).collect()
+}
+
 /// Validates every parameter of a `kind` list request and builds its query.
 pub fn parse_request(kind: SignalType, q: &QueryParams) -> Result<SignalListRequest, ApiError> {
     q.allow_only(&allowed(kind))?;

@@ -18,9 +18,12 @@ pub use crate::service::lists::Paging;
 /// Most values `company_domain` or `company_linkedin_url` may carry.
 pub const MAX_IDENTIFIERS: usize = 50;
 
+/// The highest `page`: any page of at most 100 rows then starts within 64-bit offsets.
+pub const MAX_PAGE: i64 = i64::MAX / 100;
+
 /// Reads `page`, `limit` and `count`.
 pub fn paging(q: &QueryParams) -> Result<Paging, ApiError> {
-    let page = q.int_in_range("page", 1, i64::MAX)?.unwrap_or(1);
+    let page = q.int_in_range("page", 1, MAX_PAGE)?.unwrap_or(1);
     let limit = q.int_in_range("limit", 1, 100)?.unwrap_or(20);
     let count_only = match q.get("count") {
         None => false,
