@@ -109,8 +109,7 @@ fn constrain_bodies(doc: &mut Value) {
         "items": { "type": "string", "enum": crate::service::webhooks::EVENT_TYPES }
     });
     let name = json!({ "type": "string", "minLength": 1, "maxLength": 255 });
-    let url =
-        json!({ "type": "string", "format": "uri", "maxLength": 500, "pattern": "^https?://" });
+    let url = json!({ "type": "string", "maxLength": 500, "pattern": "^https?://" });
     let patches: [(&str, &str, Value); 14] = [
         ("CreateMonitorBody", "name", name.clone()),
         ("CreateMonitorBody", "signal_types", signal_types.clone()),
@@ -342,7 +341,7 @@ fn country_values() -> Vec<&'static str> {
 
 const DATE: &str =
     r#"{ "type": "string", "anyOf": [{ "format": "date" }, { "format": "date-time" }] }"#;
-const DOMAIN: &str = "^[a-z0-9]+(?:-[a-z0-9]+)*(?:\\.[a-z0-9]+(?:-[a-z0-9]+)*)*\\.[a-z]{2,12}$";
+const DOMAIN: &str = "^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,12}$";
 
 fn constraint(name: &str, operation: &str) -> Option<Value> {
     let signal_list = PAGE_LISTS.contains(&operation) && operation != "getCompanies";
@@ -385,7 +384,7 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
         "team_size" => comma_list(crate::domain::vocabulary::TEAM_SIZES, true),
         "states" => comma_list(&crate::domain::us_states::state_codes(), true),
         "company_domain" | "exclude_company_domain" | "domain" => {
-            json!({ "type": "string", "pattern": DOMAIN })
+            json!({ "type": "string", "maxLength": 253, "pattern": DOMAIN })
         }
         "company_linkedin_url" | "companyLinkedinUrl" | "linkedin_url" => json!({
             "type": "string", "pattern": "^https://www\\.linkedin\\.com/company/[a-z0-9]+(?:-[a-z0-9]+)*$"
@@ -393,7 +392,6 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
         "personLinkedinUrl" | "person_linkedin_url" => json!({
             "type": "string", "pattern": "^(?:https://www\\.linkedin\\.com/in/[a-z0-9]+(?:-[a-z0-9]+)*)?$"
         }),
-        "description" => json!({ "type": "string", "pattern": "^(?:[a-z0-9]+(?: [a-z0-9]+)*)?$" }),
         "page" if PAGE_LISTS.contains(&operation) => {
             integer(1, crate::http::signals::params::MAX_PAGE, Some(1))
         }
@@ -415,7 +413,7 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
             enumerated(&crate::domain::date_preset::DatePreset::ALL.map(|p| p.as_str()))
         }
         "founded_year_min" | "founded_year_max" if signal_list => integer(1700, 2100, None),
-        "founded_year_min" | "founded_year_max" => integer(1800, 100_000, None),
+        "founded_year_min" | "founded_year_max" => integer(1800, i64::MAX, None),
         "employee_count_min" | "employee_count_max" | "amount_min" | "amount_max" => {
             integer(0, i64::MAX, None)
         }
