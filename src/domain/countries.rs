@@ -17,7 +17,7 @@
 //! | `NORDICS` | DK, FI, IS, NO, SE |
 //! | `CEE` | central and eastern Europe: PL, CZ, SK, HU, RO, BG, HR, SI, EE, LV, LT, RS, BA, ME, MK, AL, MD, UA, BY |
 //! | `WE` | western Europe: GB, IE, FR, BE, NL, LU, DE, AT, CH, LI, MC, ES, PT, AD, IT, SM, VA, MT (the Nordics have their own shortcut; GR and CY are not included) |
-//! | `NA` | North America: US, CA, MX |
+//! | `NA`, `NORTH_AMERICA` | North America: US, CA, MX |
 //! | `LATAM` | Spanish- and Portuguese-speaking America: MX; GT, HN, SV, NI, CR, PA; AR, BO, BR, CL, CO, EC, PY, PE, UY, VE; CU, DO, PR |
 //!
 //! `NA` in a filter means North America, not Namibia: filter on Namibia by its name. Outside
@@ -27,12 +27,21 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The region shortcuts a country filter accepts, in the order error messages list them.
-pub const REGION_SHORTCUTS: [&str; 9] = [
-    "EU", "EUROPE", "DACH", "BENELUX", "NORDICS", "CEE", "WE", "NA", "LATAM",
+pub const REGION_SHORTCUTS: [&str; 10] = [
+    "EU",
+    "EUROPE",
+    "DACH",
+    "BENELUX",
+    "NORDICS",
+    "CEE",
+    "WE",
+    "NA",
+    "NORTH_AMERICA",
+    "LATAM",
 ];
 
 /// What a country filter accepts, appended to its error messages.
-const FILTER_HINT: &str = "Use ISO alpha-2 codes, English country names or one of EU, EUROPE, DACH, BENELUX, NORDICS, CEE, WE, NA, LATAM";
+const FILTER_HINT: &str = "Use ISO alpha-2 codes, English country names or one of EU, EUROPE, DACH, BENELUX, NORDICS, CEE, WE, NA, NORTH_AMERICA, LATAM";
 
 /// Parses a comma-separated country filter into de-duplicated upper-case alpha-2 codes, in the
 /// order they were first named. Empty entries are ignored.
@@ -73,6 +82,11 @@ pub fn parse_country_filter(input: &str) -> Result<Vec<String>, String> {
 /// `"uk"` or `"de"`; `None` when it names no country. Region shortcuts are not countries here.
 pub fn country_code(name_or_code: &str) -> Option<&'static str> {
     country_index(name_or_code.trim()).map(|i| COUNTRIES[i].0)
+}
+
+/// Every alpha-2 code a country filter takes.
+pub fn country_codes() -> impl Iterator<Item = &'static str> {
+    COUNTRIES.iter().map(|(code, _)| *code)
 }
 
 /// The English short name of an alpha-2 code (any letter case), e.g. `"DE"` → `"Germany"`.
@@ -162,7 +176,7 @@ fn fold_accent(c: char) -> char {
 }
 
 /// Region shortcuts and their countries.
-static REGIONS: [(&str, &[&str]); 9] = [
+static REGIONS: [(&str, &[&str]); 10] = [
     ("EU", EU),
     ("EUROPE", EUROPE),
     ("DACH", &["DE", "AT", "CH"]),
@@ -170,9 +184,13 @@ static REGIONS: [(&str, &[&str]); 9] = [
     ("NORDICS", &["DK", "FI", "IS", "NO", "SE"]),
     ("CEE", CEE),
     ("WE", WESTERN_EUROPE),
-    ("NA", &["US", "CA", "MX"]),
+    ("NA", NORTH_AMERICA),
+    ("NORTH_AMERICA", NORTH_AMERICA),
     ("LATAM", LATAM),
 ];
+
+/// North America (`NA`, `NORTH_AMERICA`).
+const NORTH_AMERICA: &[&str] = &["US", "CA", "MX"];
 
 /// The 27 member states of the European Union.
 const EU: &[&str] = &[
@@ -619,7 +637,7 @@ mod tests {
         assert_eq!(
             error,
             "Unknown country value(s): Atlantis, xx. Use ISO alpha-2 codes, English country \
-             names or one of EU, EUROPE, DACH, BENELUX, NORDICS, CEE, WE, NA, LATAM"
+             names or one of EU, EUROPE, DACH, BENELUX, NORDICS, CEE, WE, NA, NORTH_AMERICA, LATAM"
         );
     }
 

@@ -9,7 +9,8 @@
 //! | `yesterday` | yesterday | yesterday |
 //! | `last_7d` … `last_90d` | N − 1 days before today | today |
 //! | `last_6m` | the day after the same day 6 months ago | today |
-//! | `last_1y`, `last_2y` | the day after the same day 1 or 2 years ago | today |
+//! | `last_1y`, `last_2y`, `last_3y`, `last_5y` | the day after the same day 1, 2, 3 or 5 years ago | today |
+//! | `all_time` | no bound | no bound |
 //! | `this_week` | Monday of this week | today |
 //! | `this_month`, `this_quarter`, `this_year` | first day of the period | today |
 //! | `last_week` | Monday of last week | the Sunday after it |
@@ -45,6 +46,12 @@ pub enum DatePreset {
     Last1y,
     /// From the day after the same day 2 years ago through today.
     Last2y,
+    /// From the day after the same day 3 years ago through today.
+    Last3y,
+    /// From the day after the same day 5 years ago through today.
+    Last5y,
+    /// Every day: no date bound at all.
+    AllTime,
     /// From this week's Monday through today.
     ThisWeek,
     /// From the first of this month through today.
@@ -65,7 +72,7 @@ pub enum DatePreset {
 
 impl DatePreset {
     /// All presets, in the order the reference lists them.
-    pub const ALL: [DatePreset; 18] = [
+    pub const ALL: [DatePreset; 21] = [
         DatePreset::Today,
         DatePreset::Yesterday,
         DatePreset::Last7d,
@@ -84,12 +91,15 @@ impl DatePreset {
         DatePreset::LastMonth,
         DatePreset::LastQuarter,
         DatePreset::LastYear,
+        DatePreset::Last3y,
+        DatePreset::Last5y,
+        DatePreset::AllTime,
     ];
 
     /// The accepted names, comma-separated, for error messages.
     pub const NAMES: &str = "today, yesterday, last_7d, last_14d, last_30d, last_60d, last_90d, \
         last_6m, last_1y, last_2y, this_week, this_month, this_quarter, this_year, last_week, \
-        last_month, last_quarter, last_year";
+        last_month, last_quarter, last_year, last_3y, last_5y, all_time";
 
     /// The wire name, e.g. `last_7d`.
     pub fn as_str(self) -> &'static str {
@@ -112,6 +122,9 @@ impl DatePreset {
             DatePreset::LastMonth => "last_month",
             DatePreset::LastQuarter => "last_quarter",
             DatePreset::LastYear => "last_year",
+            DatePreset::Last3y => "last_3y",
+            DatePreset::Last5y => "last_5y",
+            DatePreset::AllTime => "all_time",
         }
     }
 
@@ -120,10 +133,14 @@ impl DatePreset {
         DatePreset::ALL.into_iter().find(|p| p.as_str() == input)
     }
 
-    /// The inclusive range of whole days this preset covers, seen from `today` (UTC).
-    pub fn range(self, today: NaiveDate) -> (NaiveDate, NaiveDate) {
+    /// The inclusive range of whole days this preset covers, seen from `today` (UTC); `None`
+    /// for `all_time`, which has no bound.
+    pub fn range(self, today: NaiveDate) -> Option<(NaiveDate, NaiveDate)> {
         let yesterday = days_before(today, 1);
-        match self {
+        Some(match self {
+            DatePreset::AllTime => return None,
+            DatePreset::Last3y => (day_after_months_before(today, 36), today),
+            DatePreset::Last5y => (day_after_months_before(today, 60), today),
             DatePreset::Today => (today, today),
             DatePreset::Yesterday => (yesterday, yesterday),
             DatePreset::Last7d => (days_before(today, 6), today),
@@ -144,7 +161,7 @@ impl DatePreset {
                 previous_period(quarter_start(today), |d| months_before(d, 3))
             }
             DatePreset::LastYear => previous_period(year_start(today), |d| months_before(d, 12)),
-        }
+        })
     }
 }
 
@@ -152,6 +169,16 @@ impl fmt::Display for DatePreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// Parses a date parameter: a strict calendar date (see [`parse_date`]) or an RFC 3339
+/// timestamp, which stands for its UTC day (`2026-05-01T23:30:00-02:00` → 2 May 2026).
+pub fn parse_day(input: &str) -> Option<NaiveDate> {
+    parse_date(input).or_else(|| {
+        chrono::DateTime::parse_from_rfc3339(input)
+            .ok()
+            .map(|t| t.with_timezone(&chrono::Utc).date_naive())
+    })
 }
 
 /// Parses a strict ISO 8601 calendar date, `YYYY-MM-DD` with exactly those digits, e.g.
@@ -221,6 +248,7 @@ mod tests {
         DatePreset::parse(preset)
             .expect("a known preset")
             .range(day(today))
+            .expect("a bounded preset")
     }
 
     fn assert_range(preset: &str, today: &str, first: &str, last: &str) {
@@ -276,6 +304,34 @@ mod tests {
         assert_range("last_6m", "2026-05-29", "2025-11-30", "2026-05-29");
         assert_range("last_1y", "2026-05-29", "2025-05-30", "2026-05-29");
         assert_range("last_2y", "2026-05-29", "2024-05-30", "2026-05-29");
+        assert_range("last_3y", "2026-05-29", "2023-05-30", "2026-05-29");
+        assert_range("last_5y", "2026-05-29", "2021-05-30", "2026-05-29");
+    }
+
+    #[test]
+    fn all_time_has_no_bound() {
+        assert_eq!(DatePreset::AllTime.range(day("2026-05-29")), None);
+    }
+
+    #[test]
+    fn a_date_parameter_takes_a_timestamp_as_its_utc_day() {
+        assert_eq!(parse_day("2026-05-01"), Some(day("2026-05-01")));
+        assert_eq!(parse_day("2026-05-01T10:30:00Z"), Some(day("2026-05-01")));
+        assert_eq!(
+            parse_day("2026-05-01T10:30:00.000Z"),
+            Some(day("2026-05-01"))
+        );
+        assert_eq!(
+            parse_day("2026-05-01T23:30:00-02:00"),
+            Some(day("2026-05-02"))
+        );
+        assert_eq!(
+            parse_day("2026-05-01T00:30:00+02:00"),
+            Some(day("2026-04-30"))
+        );
+        for bad in ["2026-05-01T25:00:00Z", "yesterday", "2026-05-01 10:00"] {
+            assert_eq!(parse_day(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -29,8 +29,9 @@
 //!   recruiting, recruitment, talent, "people operations"), legal (counsel, lawyer, attorney,
 //!   paralegal, compliance).
 //! - Named positions: "engineering manager" and "product manager" as adjacent words; and for
-//!   every department found, a `vp` seniority adds "vp of <department>" and a `head` seniority
-//!   adds "head of <department>" (so "VP Engineering", "Vice President, Engineering" and "VP of
+//!   every department found, a `vp` seniority adds "vp of <department>", a `head` seniority
+//!   adds "head of <department>" and a `manager` seniority adds "<department> manager" for the
+//!   other departments (so "Regional Sales Manager" gives `sales manager`) (so "VP Engineering", "Vice President, Engineering" and "VP of
 //!   Engineering" all give `vp of engineering`).
 //!
 //! Each list comes back in the order of its vocabulary in [`crate::domain::vocabulary`].
@@ -121,6 +122,13 @@ fn phrase_length_at(phrase: &str, words: &[String]) -> Option<usize> {
 fn add_leadership_positions(found: &mut JobTags) {
     let vp = found.seniorities.contains(&"vp");
     let head = found.seniorities.contains(&"head");
+    if found.seniorities.contains(&"manager") {
+        for (department, position) in &MANAGERS {
+            if found.departments.contains(department) {
+                found.positions.push(position);
+            }
+        }
+    }
     for (department, vp_position, head_position) in &LEADERSHIP {
         if found.departments.contains(department) {
             if vp {
@@ -178,6 +186,21 @@ const fn chief(
 ) -> Rule {
     rule(phrase, position, led, &["c_level"])
 }
+
+/// The departments whose manager is a position of its own ("engineering manager" and "product
+/// manager" are phrases of their own).
+const MANAGERS: [(&str, &str); 10] = [
+    ("design", "design manager"),
+    ("data", "data manager"),
+    ("marketing", "marketing manager"),
+    ("sales", "sales manager"),
+    ("growth", "growth manager"),
+    ("customer_success", "customer success manager"),
+    ("operations", "operations manager"),
+    ("finance", "finance manager"),
+    ("people", "people manager"),
+    ("legal", "legal manager"),
+];
 
 /// Each department with the positions of its vice president and its head.
 const LEADERSHIP: [(&str, &str, &str); 12] = [
@@ -361,24 +384,24 @@ mod tests {
         "Engineering Manager | engineering manager | engineering | manager",
         "Software Engineering Manager | engineering manager | engineering | manager",
         "Senior Product Manager | product manager | product | manager",
-        "Product Marketing Manager | - | marketing | manager",
+        "Product Marketing Manager | marketing manager | marketing | manager",
         "Co-Founder & CEO | co-founder, ceo | - | founder, c_level",
         "Cofounder and CTO | co-founder, cto | engineering | founder, c_level",
         "Founder | founder | - | founder",
         "Founding Engineer | - | engineering | -",
         "Account Executive | - | sales | -",
-        "Enterprise Account Manager | - | sales | manager",
+        "Enterprise Account Manager | sales manager | sales | manager",
         "Business Development Representative | - | sales | -",
         "Data Scientist | - | data | -",
         "Machine Learning Engineer | - | engineering, data | -",
-        "Customer Success Manager | - | customer_success | manager",
+        "Customer Success Manager | customer success manager | customer_success | manager",
         "Recruiter | - | people | -",
         "Talent Acquisition Partner | - | people | -",
         "HR Business Partner | - | people | -",
         "People Operations Lead | - | people | lead",
         "General Counsel | - | legal | -",
         "Corporate Lawyer | - | legal | -",
-        "Growth Marketing Manager | - | marketing, growth | manager",
+        "Growth Marketing Manager | marketing manager, growth manager | marketing, growth | manager",
         "Lead Generation Specialist | - | marketing | -",
         "Tech Lead, Backend | - | engineering | lead",
         "Director of Design | - | design | director",
@@ -480,6 +503,7 @@ mod tests {
             .iter()
             .flat_map(|rule| rule.positions.iter().copied())
             .chain(LEADERSHIP.iter().flat_map(|(_, vp, head)| [*vp, *head]))
+            .chain(MANAGERS.iter().map(|(_, manager)| *manager))
             .collect();
         for position in POSITIONS {
             assert!(derivable.contains(position), "{position}");

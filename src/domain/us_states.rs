@@ -70,6 +70,11 @@ const ALIASES: [(&str, &str); 4] = [
     ("VI", "Virgin Islands"),
 ];
 
+/// Every state code a `states` filter takes (names are accepted too).
+pub fn state_codes() -> Vec<&'static str> {
+    STATES.iter().map(|(code, _)| *code).collect()
+}
+
 /// The upper-case codes of a comma-separated list; an unknown entry is an error naming it.
 pub fn parse_us_states(raw: &str) -> Result<Vec<String>, String> {
     let mut codes = Vec::new();

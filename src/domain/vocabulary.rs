@@ -1,6 +1,6 @@
-//! The closed vocabularies of the list filters, and their parsers.
+//! The vocabularies of the list filters, and their parsers.
 //!
-//! Each filter accepts values from a fixed list, compared case-insensitively after trimming, and
+//! Most filters are closed: they accept values from a fixed list, compared case-insensitively after trimming, and
 //! yields them in the list's own spelling, de-duplicated in first-seen order. An unknown value
 //! is a 400 whose message names the query parameter and the value, and lists what is accepted,
 //! in the reference's pattern: `Invalid seniorities value: exec. Accepted values: founder,
@@ -10,6 +10,12 @@
 //! Multi-valued filters are comma-separated; empty entries are skipped, and a filter with no
 //! entry at all is refused (callers that treat an empty parameter as absent should not call the
 //! parser for it). `currency` and `source` take exactly one value.
+//!
+//! Three are open, because the reference gives their values only as examples: `positions`,
+//! `departments` and `seniorities` take any value. A known one comes back in the list's own
+//! spelling and matches the tags derived from titles; an unknown one comes back lower-cased and
+//! matches nothing. `team_size` takes any well-formed range (`N-M` or `N-plus`) besides its
+//! documented buckets.
 
 /// Funding round types accepted by `round` (funding list).
 pub const ROUND_TYPES: &[&str] = &[
@@ -120,6 +126,9 @@ pub const SUBCATEGORIES: &[&str] = &[
 /// Where a job change was found (`source`, job-changes list).
 pub const JOB_CHANGE_SOURCES: &[&str] = &["linkedin", "press_release", "other"];
 
+/// Inclusive lower and upper bounds, `None` meaning unbounded.
+pub type Bounds = (Option<i64>, Option<i64>);
+
 /// Company size buckets accepted by `team_size`, by employee count (see [`team_size_bucket`]).
 pub const TEAM_SIZES: &[&str] = &["1-10", "11-50", "51-200", "201-1000", "1000-plus"];
 
@@ -166,6 +175,16 @@ pub const POSITIONS: &[&str] = &[
     "head of legal",
     "engineering manager",
     "product manager",
+    "sales manager",
+    "marketing manager",
+    "design manager",
+    "data manager",
+    "growth manager",
+    "customer success manager",
+    "operations manager",
+    "finance manager",
+    "people manager",
+    "legal manager",
 ];
 
 /// Department tags derived from job titles and new roles (`departments`).
@@ -252,9 +271,47 @@ pub fn parse_job_change_source(input: &str) -> Result<&'static str, String> {
     parse_one(input, JOB_CHANGE_SOURCES, "source")
 }
 
-/// `team_size`: comma-separated team-size buckets.
-pub fn parse_team_sizes(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', TEAM_SIZES, "team_size")
+/// `team_size`: comma-separated employee-count ranges as inclusive `(low, high)` bounds,
+/// `None` meaning unbounded. A documented bucket keeps its meaning (`1000-plus` is over 1,000);
+/// any other `N-M` (N ≤ M) or `N-plus` is taken as written, e.g. `1-9` or `250-plus`.
+pub fn parse_team_sizes(input: &str) -> Result<Vec<Bounds>, String> {
+    let mut ranges = Vec::new();
+    for entry in input.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let lower = entry.to_ascii_lowercase();
+        let range = team_size_bounds(&lower)
+            .or_else(|| team_size_range(&lower))
+            .ok_or_else(|| {
+                format!(
+                    "Invalid team_size value: {entry}. Expected a range such as 1-10, 11-50, \
+                     51-200, 201-1000, 1000-plus or any N-M or N-plus."
+                )
+            })?;
+        if !ranges.contains(&range) {
+            ranges.push(range);
+        }
+    }
+    if ranges.is_empty() {
+        return Err(
+            "No team_size value given. Expected a range such as 1-10 or 1000-plus.".to_string(),
+        );
+    }
+    Ok(ranges)
+}
+
+/// An `N-M` (N ≤ M) or `N-plus` range of whole numbers.
+fn team_size_range(entry: &str) -> Option<Bounds> {
+    let number = |s: &str| -> Option<i64> {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let (low, high) = entry.split_once('-')?;
+    let low = number(low)?;
+    if high == "plus" {
+        return Some((Some(low), None));
+    }
+    let high = number(high)?;
+    (low <= high).then_some((Some(low), Some(high)))
 }
 
 /// `applicants`: comma-separated applicant-count buckets.
@@ -262,19 +319,34 @@ pub fn parse_applicant_ranges(input: &str) -> Result<Vec<String>, String> {
     parse_list(input, ',', APPLICANT_RANGES, "applicants")
 }
 
-/// `positions`: comma-separated position tags.
+/// `positions`: comma-separated position tags; open (see the module notes).
 pub fn parse_positions(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', POSITIONS, "positions")
+    parse_open(input, POSITIONS)
 }
 
-/// `departments`: comma-separated department tags.
+/// `departments`: comma-separated department tags; open.
 pub fn parse_departments(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', DEPARTMENTS, "departments")
+    parse_open(input, DEPARTMENTS)
 }
 
-/// `seniorities`: comma-separated seniority tags.
+/// `seniorities`: comma-separated seniority tags; open.
 pub fn parse_seniorities(input: &str) -> Result<Vec<String>, String> {
-    parse_list(input, ',', SENIORITIES, "seniorities")
+    parse_open(input, SENIORITIES)
+}
+
+/// An open list: known values in `known`'s spelling, others lower-cased, de-duplicated; a list
+/// without entries (`,`) filters nothing, as an empty parameter does.
+fn parse_open(input: &str, known: &[&str]) -> Result<Vec<String>, String> {
+    let mut values: Vec<String> = Vec::new();
+    for entry in input.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let value = canonical(entry, known)
+            .map(str::to_string)
+            .unwrap_or_else(|| entry.to_lowercase());
+        if !values.contains(&value) {
+            values.push(value);
+        }
+    }
+    Ok(values)
 }
 
 /// The `team_size` bucket of a company with `employee_count` employees. `1000-plus` means over
@@ -419,18 +491,47 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_seniority_gives_the_reference_message_naming_the_parameter() {
+    fn tag_vocabularies_are_open_and_keep_unknown_values_lower_cased() {
         assert_eq!(
-            parse_seniorities("vp,exec").expect_err("unknown seniority"),
-            "Invalid seniorities value: exec. Accepted values: founder, c_level, vp, director, \
-             head, lead, manager."
+            parse_seniorities("VP,Exec,vp").expect("open"),
+            ["vp", "exec"]
         );
+        assert_eq!(
+            parse_positions("Data Scientist,Sales Manager").expect("open"),
+            ["data scientist", "sales manager"]
+        );
+        assert_eq!(parse_departments("Research").expect("open"), ["research"]);
+        assert!(parse_positions(" , ").expect("open").is_empty());
+    }
+
+    #[test]
+    fn team_size_takes_buckets_and_any_well_formed_range() {
+        assert_eq!(
+            parse_team_sizes("1-9,1000-plus,250-PLUS,1-9").expect("ranges"),
+            [(Some(1), Some(9)), (Some(1001), None), (Some(250), None)]
+        );
+        assert_eq!(
+            parse_team_sizes("1-10").expect("bucket"),
+            [(None, Some(10))]
+        );
+        for bad in [
+            "x",
+            "9-1",
+            "1-",
+            "-5",
+            "1--2",
+            "a-b",
+            "1-99999999999999999999",
+            " , ",
+        ] {
+            assert!(parse_team_sizes(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]
     fn other_filters_follow_the_same_message_pattern() {
         type ListParser = fn(&str) -> Result<Vec<String>, String>;
-        let cases: [(ListParser, &str); 8] = [
+        let cases: [(ListParser, &str); 4] = [
             (
                 parse_round_flavors,
                 "Invalid round_flavor value: x. Accepted values: bridge",
@@ -444,24 +545,8 @@ mod tests {
                 "Invalid subcategories value: x. Accepted values: ai, saas",
             ),
             (
-                parse_team_sizes,
-                "Invalid team_size value: x. Accepted values: 1-10, 11-50",
-            ),
-            (
                 parse_applicant_ranges,
                 "Invalid applicants value: x. Accepted values: 0-25",
-            ),
-            (
-                parse_positions,
-                "Invalid positions value: x. Accepted values: founder",
-            ),
-            (
-                parse_departments,
-                "Invalid departments value: x. Accepted values: engineering",
-            ),
-            (
-                parse_seniorities,
-                "Invalid seniorities value: x. Accepted values: founder",
             ),
         ];
         for (parse, prefix) in cases {

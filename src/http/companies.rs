@@ -9,7 +9,8 @@ use crate::http::error::ApiError;
 use crate::http::extract::QueryParams;
 use crate::http::signals::pagination::PagePagination;
 use crate::http::signals::params::{
-    company_domains, company_linkedin_urls, countries, int_range, lower_list, paging, sorting, text,
+    company_domains, company_linkedin_urls, countries, flag, int_range, lower_list, one_of, paging,
+    sorting, text,
 };
 use crate::http::state::AppState;
 use crate::service::companies::{self, CompanyListRequest, CompanyQuery};
@@ -35,8 +36,13 @@ const ALLOWED: &[&str] = &[
     "date_preset",
     "dateFrom",
     "dateTo",
+    "filter_version",
+    "enrich_on_miss",
+    "enrich_wait",
+    "enrich_timeout",
 ];
-const SORTS: &[(&str, &str)] = &[
+/// The `sort_by` values and the columns they sort on.
+pub const SORTS: &[(&str, &str)] = &[
     ("name", "lower(c.name)"),
     ("employee_count", "c.employee_count"),
     ("founded_year", "c.founded_year"),
@@ -57,6 +63,11 @@ pub async fn list(
     q: QueryParams,
 ) -> Result<Response, ApiError> {
     q.allow_only(ALLOWED)?;
+    one_of(&q, "filter_version", &["1", "2"])?;
+    // Research on a miss is the research worker's; this list only checks the parameters.
+    flag(&q, "enrich_on_miss")?;
+    flag(&q, "enrich_wait")?;
+    q.int_in_range("enrich_timeout", 1, 30)?;
     let paging = paging(&q)?;
     let (sort_column, order) = sorting(&q, SORTS, "name")?;
     let (employee_min, employee_max) =

@@ -12,6 +12,7 @@ pub mod extract;
 pub mod metrics;
 pub mod monitors;
 pub mod openapi;
+mod openapi_wire;
 pub mod ops;
 pub mod rate_limit;
 pub mod request_log;
@@ -27,7 +28,6 @@ use axum::middleware::from_fn;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodFilter, MethodRouter, delete, get, on, post};
 use tower_http::trace::TraceLayer;
-use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
 use auth::{guarded, guarded_unserved};
@@ -42,7 +42,10 @@ pub fn router(state: AppState) -> Router {
         .route("/health", get(ops::health))
         .route("/ready", get(ops::ready))
         .route("/metrics", get(ops::metrics))
-        .merge(SwaggerUi::new("/docs").url("/api/v2/openapi.json", openapi::ApiDoc::openapi()))
+        .merge(
+            SwaggerUi::new("/docs")
+                .external_url_unchecked("/api/v2/openapi.json", openapi::document()),
+        )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(from_fn(metrics::track))

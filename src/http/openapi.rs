@@ -81,7 +81,16 @@ impl Modify for BearerAuth {
     }
 }
 
-/// The document served at `/api/v2/openapi.json`.
+/// The document served at `/api/v2/openapi.json`: the annotations' document with what every
+/// answer shares (the envelope, the error answers, the parameters' constraints) added by
+/// [`super::openapi_wire`].
+pub fn document() -> serde_json::Value {
+    let mut value = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    super::openapi_wire::describe_the_wire(&mut value);
+    value
+}
+
+/// The annotations' document.
 #[derive(OpenApi)]
 #[openapi(
     info(title = "signalwatch API", version = "2.0.0",

@@ -27,14 +27,14 @@ const MAX_TRIGRAMS: usize = 64;
 /// Ids of the companies a partial, fuzzy name stands for (the lists' `company_name`), best first,
 /// at most `limit`: names containing the whole of `name` in any letter case, the closest first,
 /// then names resembling it (typos tolerated). A needle under 3 characters, too short for
-/// trigrams, matches the names that start with it.
+/// trigrams, matches the names that contain it, by name.
 pub async fn partial_company_ids(
     db: &Db,
     name: &str,
     limit: i64,
 ) -> Result<Vec<String>, StoreError> {
     if name.trim().chars().count() < 3 {
-        return prefix_company_ids(db, name.trim(), limit).await;
+        return short_containing_ids(db, name.trim(), limit).await;
     }
     let needle = name.trim().to_lowercase();
     let containing = rank_by_similarity(&needle, containing(db, &needle).await?, 0.0, limit);
@@ -114,6 +114,24 @@ async fn containing(db: &Db, needle: &str) -> Result<Vec<(String, String)>, Stor
         .bind(CANDIDATES)
         .fetch_all(pool)
         .await)?)
+}
+
+/// Ids of companies whose name contains `needle` (under 3 characters) ignoring case, by name:
+/// each name is tested, in the order of the index on `lower(name)` until `limit` are found.
+async fn short_containing_ids(
+    db: &Db,
+    needle: &str,
+    limit: i64,
+) -> Result<Vec<String>, StoreError> {
+    let pattern = format!("%{}%", escape_like(&needle.to_lowercase()));
+    Ok(crate::on_db!(db, |pool| sqlx::query_scalar(
+        "SELECT id FROM companies WHERE lower(name) LIKE $1 ESCAPE '\\' \
+         ORDER BY lower(name), id LIMIT $2"
+    )
+    .bind(&pattern)
+    .bind(limit)
+    .fetch_all(pool)
+    .await)?)
 }
 
 /// Ids of companies whose name starts with `needle` ignoring case (lower-cased by the database,

@@ -21,6 +21,7 @@ pub mod delivery_history;
 pub mod demo;
 pub mod enrichment;
 pub mod error;
+pub mod matched_funding;
 pub mod monitors;
 pub mod outbox;
 pub mod people;

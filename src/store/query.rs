@@ -8,6 +8,7 @@ use super::{Db, StoreError};
 pub enum Bind {
     Text(String),
     Int(i64),
+    Float(f64),
 }
 
 /// Conditions and their parameters, in order.
@@ -34,6 +35,11 @@ impl Conditions {
         self.bind(Bind::Int(value))
     }
 
+    /// Adds a floating-point parameter and returns its placeholder.
+    pub fn float(&mut self, value: f64) -> String {
+        self.bind(Bind::Float(value))
+    }
+
     /// Adds a list of text parameters and returns `$a, $b, …`.
     pub fn text_list(&mut self, values: &[String]) -> String {
         values
@@ -46,6 +52,15 @@ impl Conditions {
     /// Adds a condition that must hold.
     pub fn and(&mut self, clause: impl Into<String>) {
         self.clauses.push(clause.into());
+    }
+
+    /// The conditions added so far, joined by AND (`1 = 1` when none).
+    pub fn conjunction(&self) -> String {
+        if self.clauses.is_empty() {
+            "1 = 1".to_string()
+        } else {
+            self.clauses.join(" AND ")
+        }
     }
 
     /// ` WHERE a AND b …`, or nothing.
@@ -71,6 +86,7 @@ macro_rules! bind_all {
             query = match bind {
                 Bind::Text(s) => query.bind(s.clone()),
                 Bind::Int(i) => query.bind(*i),
+                Bind::Float(f) => query.bind(*f),
             };
         }
         query

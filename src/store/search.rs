@@ -76,24 +76,6 @@ pub fn signal_search_clause(c: &mut Conditions, db: &Db, text: &str) -> String {
     prefix_match(c, db, ("signal_search", "body", "search_tsv"), text)
 }
 
-/// The part of a signal's text a scoped filter reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SignalField {
-    /// A posting's city, location and region; a person's city and location (`city`).
-    Place,
-    /// A job change's new role (`new_role`).
-    Role,
-}
-
-/// Free-text match (every word as a prefix) on one part of a signal's text only.
-pub fn signal_field_clause(c: &mut Conditions, db: &Db, field: SignalField, text: &str) -> String {
-    let columns = match field {
-        SignalField::Place => ("signal_fields", "place", "place_tsv"),
-        SignalField::Role => ("signal_fields", "role", "role_tsv"),
-    };
-    prefix_match(c, db, columns, text)
-}
-
 /// Every word of `text` as a prefix, matched against one column of a signal's search documents:
 /// `(FTS5 table, its column, PostgreSQL tsvector column of signals)`.
 fn prefix_match(
@@ -116,6 +98,99 @@ fn prefix_match(
             format!("s.{tsv} @@ to_tsquery('simple', {p})")
         }
     }
+}
+
+/// The text a place filter reads, lower-cased: a posting's city, location and region, a person's
+/// city and location (each record has only its own kind's fields). On PostgreSQL the trigram
+/// index `signals_place_trgm` is built on exactly this expression.
+fn place_text(sqlite: bool) -> &'static str {
+    match sqlite {
+        true => {
+            "lower(COALESCE(json_extract(s.payload, '$.city'), '') || ' ' \
+             || COALESCE(json_extract(s.payload, '$.location'), '') || ' ' \
+             || COALESCE(json_extract(s.payload, '$.region'), '') || ' ' \
+             || COALESCE(json_extract(s.payload, '$.personCity'), '') || ' ' \
+             || COALESCE(json_extract(s.payload, '$.personLocation'), ''))"
+        }
+        false => {
+            "lower(COALESCE(s.payload::json ->> 'city', '') || ' ' \
+             || COALESCE(s.payload::json ->> 'location', '') || ' ' \
+             || COALESCE(s.payload::json ->> 'region', '') || ' ' \
+             || COALESCE(s.payload::json ->> 'personCity', '') || ' ' \
+             || COALESCE(s.payload::json ->> 'personLocation', ''))"
+        }
+    }
+}
+
+/// The name of the company `alias` contains `needle`, in any letter case. On SQLite a needle of
+/// three characters or more is looked up in the names' trigram table; on PostgreSQL the
+/// trigram index on `lower(name)` serves `LIKE '%…%'`.
+pub fn name_contains_clause(c: &mut Conditions, db: &Db, alias: &str, needle: &str) -> String {
+    let needle = needle.trim().to_lowercase();
+    if needle.is_empty() {
+        return "1 = 0".into();
+    }
+    if matches!(db, Db::Sqlite(_)) && needle.chars().count() >= 3 {
+        let p = c.text(format!("\"{}\"", needle.replace('"', "\"\"")));
+        return format!(
+            "{alias}.rowid IN (SELECT rowid FROM company_names WHERE company_names MATCH {p})"
+        );
+    }
+    let p = c.text(format!("%{}%", super::signal_filters::escape_like(&needle)));
+    format!("lower({alias}.name) LIKE {p} ESCAPE '\\'")
+}
+
+/// The part of a signal's text a substring filter reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubstringField {
+    /// A posting's city, location and region; a person's city and location (`city`,
+    /// `job_locations`).
+    Place,
+    /// A job change's new role (`new_role`).
+    Role,
+}
+
+/// The row's `field` contains any of `needles` (trimmed, non-empty), in any letter case. On
+/// SQLite, needles of three characters or more are looked up in the trigram table
+/// `signal_substrings`; shorter ones are tested on each row. On PostgreSQL `LIKE '%…%'` on the
+/// lower-cased text, which its trigram index serves.
+pub fn substring_clause(
+    c: &mut Conditions,
+    db: &Db,
+    field: SubstringField,
+    needles: &[String],
+) -> String {
+    let needles: Vec<String> = needles
+        .iter()
+        .map(|n| n.trim().to_lowercase())
+        .filter(|n| !n.is_empty())
+        .collect();
+    if needles.is_empty() {
+        return "1 = 0".into();
+    }
+    let (column, text) = match field {
+        SubstringField::Place => ("place", place_text(matches!(db, Db::Sqlite(_)))),
+        SubstringField::Role => ("role", "lower(s.title)"),
+    };
+    let long_enough = needles.iter().all(|n| n.chars().count() >= 3);
+    if matches!(db, Db::Sqlite(_)) && long_enough {
+        let phrases: Vec<String> = needles
+            .iter()
+            .map(|n| format!("\"{}\"", n.replace('"', "\"\"")))
+            .collect();
+        let p = c.text(format!("{column} : ({})", phrases.join(" OR ")));
+        return format!(
+            "s.rowid IN (SELECT rowid FROM signal_substrings WHERE signal_substrings MATCH {p})"
+        );
+    }
+    let parts: Vec<String> = needles
+        .iter()
+        .map(|n| {
+            let p = c.text(format!("%{}%", super::signal_filters::escape_like(n)));
+            format!("{text} LIKE {p} ESCAPE '\\'")
+        })
+        .collect();
+    format!("({})", parts.join(" OR "))
 }
 
 /// The job-description query language on a signal's description.
@@ -239,7 +314,30 @@ pub async fn index_signals(
             tail: ") AS v JOIN signals s ON s.id = v.column1",
         };
         execute_rows(tx, &stmt, &values).await?;
+        substring_documents(tx, docs, replace).await?;
     }
+    Ok(())
+}
+
+/// Writes the trigram documents of the substring filters (SQLite), from the stored rows.
+async fn substring_documents(
+    tx: &mut Tx,
+    docs: &[SearchDoc<'_>],
+    replace: bool,
+) -> Result<(), StoreError> {
+    let sql = format!(
+        "{} INTO signal_substrings (rowid, place, role) \
+         SELECT s.rowid, {}, CASE s.kind WHEN 'job_change' THEN lower(COALESCE(s.title, '')) \
+         ELSE '' END FROM signals s WHERE s.kind IN ('hiring', 'job_change') AND s.id {{in}}",
+        if replace {
+            "INSERT OR REPLACE"
+        } else {
+            "INSERT"
+        },
+        place_text(true)
+    );
+    let ids: Vec<&str> = docs.iter().map(|d| d.id).collect();
+    execute_in(tx, &sql, &[], &ids).await?;
     Ok(())
 }
 

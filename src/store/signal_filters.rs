@@ -4,10 +4,10 @@
 use super::Db;
 use super::query::Conditions;
 use super::search::{
-    SignalField, company_search_clause, description_clause, signal_field_clause,
-    signal_search_clause,
+    SubstringField, company_search_clause, description_clause, signal_search_clause,
+    substring_clause,
 };
-use super::signal_query::SignalQuery;
+use super::signal_query::{DateBasis, FundingFilter, SignalQuery};
 use super::tag_strategy::TagTest;
 use crate::domain::signal_type::SignalType;
 use crate::domain::vocabulary::UNVERIFIED;
@@ -25,19 +25,185 @@ pub(crate) fn conditions(db: &Db, q: &SignalQuery, tags: &[TagTest]) -> Conditio
     country_filters(&mut c, db, q);
     deal_filters(&mut c, db, q);
     row_filters(&mut c, db, q);
+    posting_filters(&mut c, db, q);
     tag_filters(&mut c, db, q, tags);
+    company_row_filters(&mut c, q);
     c
 }
 
 fn date_filters(c: &mut Conditions, q: &SignalQuery) {
+    let column = match q.date_basis {
+        DateBasis::Occurred => "s.occurred_at",
+        DateBasis::Discovered => "s.discovered_at",
+    };
     if let Some(from) = q.from_ms {
         let p = c.int(from);
-        c.and(format!("s.occurred_at >= {p}"));
+        c.and(format!("{column} >= {p}"));
     }
     if let Some(until) = q.until_ms {
         let p = c.int(until);
+        c.and(format!("{column} < {p}"));
+    }
+    if let Some(before) = q.posted_before_ms {
+        let p = c.int(before);
         c.and(format!("s.occurred_at < {p}"));
     }
+}
+
+/// A text field of a JSON column, as SQL.
+pub(crate) fn json_text(db: &Db, column: &str, key: &str) -> String {
+    match db {
+        Db::Sqlite(_) => format!("json_extract({column}, '$.{key}')"),
+        Db::Postgres(_) => format!("({column}::json ->> '{key}')"),
+    }
+}
+
+/// The hiring list's posting filters: validity, work mode, locations, role scope.
+fn posting_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
+    // `validThrough` is an RFC 3339 timestamp or a date: its first ten characters are its day.
+    let valid_day = format!(
+        "substr({}, 1, 10)",
+        json_text(db, "s.payload", "validThrough")
+    );
+    if let Some(day) = &q.valid_on_or_after {
+        let p = c.text(day.clone());
+        c.and(format!("({valid_day} IS NULL OR {valid_day} >= {p})"));
+    }
+    if let Some(day) = &q.open_on {
+        let p = c.text(day.clone());
+        let posted = c.int(day_after_ms(day));
+        c.and(format!(
+            "s.occurred_at < {posted} AND ({valid_day} IS NULL OR {valid_day} >= {p})"
+        ));
+    }
+    if let Some(mode) = &q.work_mode {
+        let p = c.text(mode.clone());
+        let stored = format!("lower({})", json_text(db, "s.payload", "workMode"));
+        if mode == "remote" {
+            // A posting without a work mode of its own is remote when its place says so.
+            let place = c.text("%remote%");
+            let location = format!("lower({})", json_text(db, "s.payload", "location"));
+            c.and(format!(
+                "({stored} = {p} OR ({stored} IS NULL AND {location} LIKE {place}))"
+            ));
+        } else {
+            c.and(format!("{stored} = {p}"));
+        }
+    }
+    if !q.job_locations.is_empty() {
+        let clause = substring_clause(c, db, SubstringField::Place, &q.job_locations);
+        c.and(clause);
+    }
+    if q.software_roles {
+        let tag = c.text("department:engineering");
+        let word = c.text("%software%");
+        c.and(format!(
+            "(EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id AND t.tag = {tag}) \
+             OR lower(s.title) LIKE {word})"
+        ));
+    }
+    if let Some(funding) = &q.funding {
+        let clause = funding_clause(c, db, funding);
+        c.and(clause);
+    }
+}
+
+/// The epoch ms of the start of the day after `day` (`YYYY-MM-DD`).
+fn day_after_ms(day: &str) -> i64 {
+    chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.succ_opt())
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc().timestamp_millis())
+        .unwrap_or(i64::MAX)
+}
+
+/// The signal's company has a funding round satisfying `f` (alias `f`).
+fn funding_clause(c: &mut Conditions, db: &Db, f: &FundingFilter) -> String {
+    let mut inner = vec![
+        "f.company_id = s.company_id".to_string(),
+        "f.kind = 'funding_round'".to_string(),
+    ];
+    inner.extend(funding_conditions(c, db, f));
+    format!(
+        "EXISTS (SELECT 1 FROM signals f WHERE {})",
+        inner.join(" AND ")
+    )
+}
+
+/// The conditions a funding round `f` must meet to satisfy the filter.
+pub(crate) fn funding_conditions(c: &mut Conditions, db: &Db, f: &FundingFilter) -> Vec<String> {
+    let mut out = Vec::new();
+    if !f.rounds.is_empty() {
+        let list = c.text_list(&f.rounds);
+        out.push(format!("f.round_type IN ({list})"));
+    }
+    if !f.investors.is_empty() {
+        let tags: Vec<String> = f
+            .investors
+            .iter()
+            .map(|n| format!("investor:{n}"))
+            .collect();
+        let list = c.text_list(&tags);
+        out.push(format!(
+            "EXISTS (SELECT 1 FROM signal_tags ft WHERE ft.signal_id = f.id AND ft.tag IN ({list}))"
+        ));
+    }
+    if let Some(kind) = &f.investor_type {
+        out.push(investor_type_clause(c, db, "f", kind));
+    }
+    if let Some(from) = f.from_ms {
+        let p = c.int(from);
+        out.push(format!("f.occurred_at >= {p}"));
+    }
+    if let Some(until) = f.until_ms {
+        let p = c.int(until);
+        out.push(format!("f.occurred_at < {p}"));
+    }
+    out
+}
+
+/// The funding round `alias` has an investor whose `type` is `kind` (any letter case).
+fn investor_type_clause(c: &mut Conditions, db: &Db, alias: &str, kind: &str) -> String {
+    let p = c.text(kind.to_lowercase());
+    match db {
+        Db::Sqlite(_) => format!(
+            "EXISTS (SELECT 1 FROM json_each({alias}.payload, '$.investors') j \
+             WHERE CASE WHEN j.type = 'object' THEN lower(json_extract(j.value, '$.type')) END = {p})"
+        ),
+        Db::Postgres(_) => format!(
+            "EXISTS (SELECT 1 FROM json_array_elements(CASE WHEN \
+             json_typeof({alias}.payload::json -> 'investors') = 'array' \
+             THEN {alias}.payload::json -> 'investors' ELSE '[]'::json END) j(v) \
+             WHERE lower(j.v ->> 'type') = {p})"
+        ),
+    }
+}
+
+/// `max_company_postings` and `min_distinct_titles`: the row's company is kept by counting its
+/// rows among everything the other conditions match. The subquery repeats those conditions
+/// (with the same parameters) over its own aliases.
+fn company_row_filters(c: &mut Conditions, q: &SignalQuery) {
+    if !q.filters_on_company_rows() {
+        return;
+    }
+    let mut having = Vec::new();
+    if let Some(max) = q.max_company_postings {
+        let p = c.int(max);
+        having.push(format!("COUNT(*) <= {p}"));
+    }
+    if let Some(min) = q.min_distinct_titles {
+        let p = c.int(min);
+        having.push(format!("COUNT(DISTINCT lower(s.title)) >= {p}"));
+    }
+    let matched = c.conjunction();
+    c.and(format!(
+        "s.company_id IN (SELECT s.company_id FROM signals s \
+         JOIN companies c ON c.id = s.company_id \
+         LEFT JOIN companies o ON o.id = s.other_company_id \
+         WHERE {matched} GROUP BY s.company_id HAVING {})",
+        having.join(" AND ")
+    ));
 }
 
 fn in_list(c: &mut Conditions, column: &str, values: &[String]) {
@@ -100,6 +266,32 @@ fn company_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     range(c, "c.employee_count", q.employee_min, q.employee_max);
     range(c, "c.founded_year", q.founded_min, q.founded_max);
     ranges_any(c, "c.employee_count", &q.employee_ranges);
+    if !q.exclude_company_ids.is_empty() {
+        let list = c.text_list(&q.exclude_company_ids);
+        c.and(format!("s.company_id NOT IN ({list})"));
+    }
+    if q.exclude_staffing_agencies {
+        let p = c.text("staffing and recruiting");
+        c.and(format!("(c.industry IS NULL OR lower(c.industry) <> {p})"));
+    }
+    if let Some((min, key)) = q.headcount_growth_min {
+        let p = c.float(min);
+        let growth = match db {
+            Db::Sqlite(_) => format!("json_extract(c.growth_info, '$.{key}')"),
+            Db::Postgres(_) => format!(
+                "(CASE WHEN json_typeof(c.growth_info::json -> '{key}') = 'number' \
+                 THEN (c.growth_info::json ->> '{key}')::float8 END)"
+            ),
+        };
+        c.and(format!("{growth} >= {p}"));
+    }
+    if q.wellness_operators {
+        let name = "wellness and fitness services".to_string();
+        let categories =
+            super::search::categories_clause(c, db, "c.categories", std::slice::from_ref(&name));
+        let p = c.text(name);
+        c.and(format!("(lower(c.industry) = {p} OR {categories})"));
+    }
 }
 
 /// Company countries are read from the signal's copy (`company_country`), so these filters need
@@ -138,6 +330,12 @@ fn country_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     }
     in_list(c, "s.country", &q.job_countries);
     in_list(c, company_country, &q.company_countries);
+    if !q.exclude_company_countries.is_empty() {
+        let list = c.text_list(&q.exclude_company_countries);
+        c.and(format!(
+            "(s.company_country IS NULL OR s.company_country NOT IN ({list}))"
+        ));
+    }
     in_list(c, "o.headquarters_country", &q.acquirer_countries);
     if !q.exclude_acquirer_countries.is_empty() {
         let list = c.text_list(&q.exclude_acquirer_countries);
@@ -153,6 +351,21 @@ fn deal_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     in_list(c, "s.currency", &q.currencies);
     verification(c, &q.verification);
     range(c, "s.amount", q.amount_min, q.amount_max);
+    if !q.investors.is_empty() {
+        let tags: Vec<String> = q
+            .investors
+            .iter()
+            .map(|n| format!("investor:{n}"))
+            .collect();
+        let list = c.text_list(&tags);
+        c.and(format!(
+            "EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id AND t.tag IN ({list}))"
+        ));
+    }
+    if let Some(kind) = &q.investor_type {
+        let clause = investor_type_clause(c, db, "s", kind);
+        c.and(clause);
+    }
     if let Some(name) = &q.investor_name {
         let p = c.text(format!("investor:%{}%", escape_like(&name.to_lowercase())));
         c.and(format!(
@@ -161,7 +374,7 @@ fn deal_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
         ));
     }
     if let Some(name) = &q.acquirer_name {
-        let clause = company_search_clause(c, db, "o", name, true);
+        let clause = super::search::name_contains_clause(c, db, "o", name);
         c.and(clause);
     }
 }
@@ -169,8 +382,12 @@ fn deal_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
 fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     in_list(c, "s.region", &q.states);
     if let Some(city) = &q.city {
-        let clause = signal_field_clause(c, db, SignalField::Place, city);
+        let clause = substring_clause(c, db, SubstringField::Place, std::slice::from_ref(city));
         c.and(clause);
+    }
+    if !q.exclude_signal_ids.is_empty() {
+        let list = c.text_list(&q.exclude_signal_ids);
+        c.and(format!("s.id NOT IN ({list})"));
     }
     if let Some(query) = &q.description {
         let clause = description_clause(c, db, query);
@@ -182,7 +399,7 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
         c.and(format!("s.person_key = {p}"));
     }
     if let Some(role) = &q.new_role {
-        let clause = signal_field_clause(c, db, SignalField::Role, role);
+        let clause = substring_clause(c, db, SubstringField::Role, std::slice::from_ref(role));
         c.and(clause);
     }
     if let Some(source) = &q.source {
@@ -211,13 +428,14 @@ fn tag_filters(c: &mut Conditions, db: &Db, q: &SignalQuery, tags: &[TagTest]) {
         Db::Sqlite(_) => "+s.id",
         Db::Postgres(_) => "s.id",
     };
+    let mut clauses = Vec::new();
     for (i, group) in q.tag_groups.iter().enumerate() {
         let list = c.text_list(group);
         let test = tags
             .get(i)
             .copied()
             .unwrap_or_else(|| TagTest::usual(group));
-        c.and(match test {
+        clauses.push(match test {
             TagTest::PerRow => format!(
                 "EXISTS (SELECT 1 FROM signal_tags t WHERE t.signal_id = s.id \
                  AND t.tag IN ({list}))"
@@ -226,6 +444,13 @@ fn tag_filters(c: &mut Conditions, db: &Db, q: &SignalQuery, tags: &[TagTest]) {
                 format!("{id} IN (SELECT t.signal_id FROM signal_tags t WHERE t.tag IN ({list}))")
             }
         });
+    }
+    if q.any_tag_group && clauses.len() > 1 {
+        c.and(format!("({})", clauses.join(" OR ")));
+    } else {
+        for clause in clauses {
+            c.and(clause);
+        }
     }
 }
 

@@ -113,7 +113,7 @@ pub async fn list_signals(
     fetch_all(db, sql, c.binds()).await
 }
 
-/// Number of signals matching the filters, from `cache` while the list data is unchanged. Every
+/// Number of signals (or of their distinct companies, `count_companies`) matching the filters, from `cache` while the list data is unchanged. Every
 /// signal has its company, so the joins are left out unless a filter reads them.
 pub async fn count_signals(
     db: &Db,
@@ -128,6 +128,11 @@ pub async fn count_signals(
     if q.filters_on_other_company() {
         from.push_str(" LEFT JOIN companies o ON o.id = s.other_company_id");
     }
-    let sql = format!("SELECT COUNT(*){from}{}", c.where_clause());
+    let counted = if q.count_companies {
+        "COUNT(DISTINCT s.company_id)"
+    } else {
+        "COUNT(*)"
+    };
+    let sql = format!("SELECT {counted}{from}{}", c.where_clause());
     cached_count(db, cache, sql, c.binds()).await
 }

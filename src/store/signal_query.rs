@@ -10,6 +10,29 @@ pub enum Order {
     Desc,
 }
 
+/// Which date of a signal the date range reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DateBasis {
+    /// When it happened (`occurredAt`; a posting's `datePosted`).
+    #[default]
+    Occurred,
+    /// When the service found it (`discoveredAt`).
+    Discovered,
+}
+
+/// The funding a company must have had for its postings to be listed (the hiring list's
+/// `funding_*` filters): a funding round of one of `rounds`, with one of `investors` (exact names,
+/// lower case), with an investor of `investor_type`, in `[from_ms, until_ms)`; empty parts are
+/// not tested.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FundingFilter {
+    pub rounds: Vec<String>,
+    pub investors: Vec<String>,
+    pub investor_type: Option<String>,
+    pub from_ms: Option<i64>,
+    pub until_ms: Option<i64>,
+}
+
 /// Which rows of a signal list to return, and in what order.
 #[derive(Debug, Clone, Default)]
 pub struct SignalQuery {
@@ -58,6 +81,42 @@ pub struct SignalQuery {
     pub new_role: Option<String>,
     pub source: Option<String>,
     pub keyword: Option<String>,
+    /// Which date `from_ms`/`until_ms` read.
+    pub date_basis: DateBasis,
+    /// Postings whose `validThrough` day is before this day (`YYYY-MM-DD`) are left out.
+    pub valid_on_or_after: Option<String>,
+    /// Postings open on this day (`YYYY-MM-DD`): posted by its end, valid through it or open.
+    pub open_on: Option<String>,
+    /// Exclusive upper bound of the posting date (epoch ms), `posted_min_days_ago`.
+    pub posted_before_ms: Option<i64>,
+    /// Lower-case texts, any of which the posting's location, city or region contains.
+    pub job_locations: Vec<String>,
+    /// The posting's work mode (`remote`, `hybrid`, `onsite`).
+    pub work_mode: Option<String>,
+    pub exclude_company_countries: Vec<String>,
+    /// Companies left out (given by id, or resolved from domains by the caller).
+    pub exclude_company_ids: Vec<String>,
+    pub exclude_staffing_agencies: bool,
+    /// Least headcount growth (percent) and the `growthInfo` key it reads.
+    pub headcount_growth_min: Option<(f64, &'static str)>,
+    pub funding: Option<FundingFilter>,
+    /// Companies with more matching postings than this are left out.
+    pub max_company_postings: Option<i64>,
+    /// Companies whose matching postings have fewer distinct titles than this are left out.
+    pub min_distinct_titles: Option<i64>,
+    /// `tag_groups` combine with OR instead of AND.
+    pub any_tag_group: bool,
+    /// Companies in wellness and fitness only (`business_model`).
+    pub wellness_operators: bool,
+    /// Software roles only (`role_scope=software`).
+    pub software_roles: bool,
+    /// Funding rounds with one of these investors (exact names, lower case).
+    pub investors: Vec<String>,
+    /// Funding rounds with an investor of this type (lower case).
+    pub investor_type: Option<String>,
+    pub exclude_signal_ids: Vec<String>,
+    /// The count counts distinct companies instead of rows.
+    pub count_companies: bool,
     /// SQL expression to sort by (from a fixed list chosen by the caller).
     pub sort_column: &'static str,
     pub order: Order,
@@ -78,6 +137,14 @@ impl SignalQuery {
             || self.founded_min.is_some()
             || self.founded_max.is_some()
             || !self.employee_ranges.is_empty()
+            || self.exclude_staffing_agencies
+            || self.headcount_growth_min.is_some()
+            || self.wellness_operators
+    }
+
+    /// True when rows are kept or left out by how many rows their company has among the matches.
+    pub fn filters_on_company_rows(&self) -> bool {
+        self.max_company_postings.is_some() || self.min_distinct_titles.is_some()
     }
 
     /// True when a filter reads the other company (acquirer or previous employer).

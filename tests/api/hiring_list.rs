@@ -413,20 +413,18 @@ async fn city_matches_neither_the_title_nor_the_country(backend: Backend) {
 async fn vocabulary_errors_name_the_parameter_as_sent(backend: Backend) {
     let lists = Lists::with_known_data(backend).await;
 
-    for (name, value) in [
-        ("states", "Narnia"),
-        ("team_size", "huge"),
-        ("positions", "wizard"),
-        ("departments", "alchemy"),
-        ("seniorities", "exec"),
-        ("applicants", "lots"),
-    ] {
+    for (name, value) in [("states", "Narnia"), ("applicants", "lots")] {
         let message = lists.refused(HIRING, &[(name, value)]).await;
         assert!(
             message.starts_with(&format!("Invalid {name} value: {value}. Accepted values: ")),
             "{name}={value}: {message}"
         );
     }
+    let message = lists.refused(HIRING, &[("team_size", "huge")]).await;
+    assert!(
+        message.starts_with("Invalid team_size value: huge. Expected a range"),
+        "{message}"
+    );
 }
 
 async fn subcategories_take_any_id_in_any_case(backend: Backend) {
@@ -629,13 +627,17 @@ async fn positions_departments_and_seniorities_come_from_the_title(backend: Back
     for (params, expected) in cases {
         assert_eq!(lists.ids(HIRING, params).await, *expected, "{params:?}");
     }
+    // The reference gives these values as examples only: an unknown one matches nothing.
     for (name, value) in [
         ("positions", "janitor"),
         ("departments", "catering"),
         ("seniorities", "exec"),
     ] {
-        let message = lists.refused(HIRING, &[(name, value)]).await;
-        assert!(message.contains(value), "{name}={value}: {message}");
+        assert_eq!(
+            lists.ids(HIRING, &[(name, value)]).await,
+            NONE,
+            "{name}={value}"
+        );
     }
 }
 
@@ -660,8 +662,8 @@ async fn team_size_buckets_use_the_company_employee_count(backend: Backend) {
         [HOOLI_COFOUNDER, ACME_VP_ENGINEERING]
     );
     assert_eq!(lists.ids(HIRING, &[("team_size", "51-200")]).await, NONE);
-    let message = lists.refused(HIRING, &[("team_size", "2-3")]).await;
-    assert!(message.contains("2-3"), "{message}");
+    let message = lists.refused(HIRING, &[("team_size", "3-2")]).await;
+    assert!(message.contains("3-2"), "{message}");
 }
 
 async fn applicant_buckets_use_the_number_of_applicants(backend: Backend) {

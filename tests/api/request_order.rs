@@ -74,7 +74,7 @@ fn routes_with_a_body(monitor: &str, webhook: &str) -> Vec<(Method, String, Valu
         (
             Method::PUT,
             format!("/api/v2/webhooks/{webhook}"),
-            json!({ "event_types": [] }),
+            json!({ "event_types": ["investor.created"] }),
         ),
         (
             Method::POST,

@@ -79,6 +79,10 @@ const ONLY_IN_POSTGRES: &[(&str, &str)] = &[
         "signals index (search_tsv)",
         "GIN index of the signal search",
     ),
+    (
+        "signals index (<expression>)",
+        "trigram indexes of the substring filters (SQLite: signal_substrings FTS5)",
+    ),
     // The narrower twins of SQLite's covering indexes above.
     (
         "signal_tags index (tag)",

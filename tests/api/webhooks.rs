@@ -12,7 +12,8 @@ each_backend!(
     event_types_and_endpoint_url_are_required,
     an_unknown_event_type_is_refused_with_the_supported_list,
     investor_created_is_not_a_supported_event_type,
-    an_empty_or_malformed_event_types_list_is_refused,
+    a_malformed_event_types_list_is_refused,
+    an_empty_event_types_list_makes_a_webhook_that_receives_nothing_until_changed,
     endpoint_urls_must_be_public_http_urls_of_at_most_500_characters,
     private_endpoint_urls_are_accepted_when_the_operator_allows_them,
     an_endpoint_url_is_returned_exactly_as_sent_without_surrounding_spaces,
@@ -288,12 +289,11 @@ async fn investor_created_is_not_a_supported_event_type(backend: Backend) {
     assert_error(&update, 400, "bad_request");
 }
 
-async fn an_empty_or_malformed_event_types_list_is_refused(backend: Backend) {
+async fn a_malformed_event_types_list_is_refused(backend: Backend) {
     let app = TestApp::start(backend).await;
     let team = app.create_team().await;
 
     for event_types in [
-        json!([]),
         json!("funding.created"),
         json!([42]),
         json!(null),
@@ -314,6 +314,40 @@ async fn an_empty_or_malformed_event_types_list_is_refused(backend: Backend) {
         );
     }
     assert!(list(&app, &team).await.is_empty(), "nothing was created");
+}
+
+async fn an_empty_event_types_list_makes_a_webhook_that_receives_nothing_until_changed(
+    backend: Backend,
+) {
+    let app = TestApp::start(backend).await;
+    let team = app.create_team().await;
+
+    let created = app
+        .post(
+            WEBHOOKS,
+            &team.key,
+            json!({ "endpoint_url": "https://hooks.example.com/in", "event_types": [] }),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    assert_eq!(created.data()["event_types"], json!([]));
+    let id = created.data()["id"].as_str().expect("id").to_string();
+
+    let path = format!("{WEBHOOKS}/{id}");
+    let changed = app
+        .put(
+            &path,
+            &team.key,
+            json!({ "event_types": ["hiring.created"] }),
+        )
+        .await;
+    assert_eq!(changed.status, 200, "{:?}", changed.body);
+    assert_eq!(changed.data()["event_types"], json!(["hiring.created"]));
+    let emptied = app
+        .put(&path, &team.key, json!({ "event_types": [] }))
+        .await;
+    assert_eq!(emptied.status, 200, "{:?}", emptied.body);
+    assert_eq!(emptied.data()["event_types"], json!([]));
 }
 
 async fn endpoint_urls_must_be_public_http_urls_of_at_most_500_characters(backend: Backend) {

@@ -46,9 +46,11 @@ const ENDPOINT: &str = "csv.enrichment";
 pub async fn create_job(
     State(state): State<AppState>,
     principal: Principal,
-    query: QueryParams,
+    query: Result<QueryParams, ApiError>,
     req: Request,
 ) -> Result<Response, ApiError> {
+    // A query that cannot be read (a NUL in it) is a 400 in this API's own terms too.
+    let query = query.map_err(in_csv_terms)?;
     let (upload, options) = read_request(req, &query).await.map_err(in_csv_terms)?;
     let input = NewEnrichmentJob {
         upload,

@@ -35,8 +35,10 @@ pub async fn get_job(
     State(state): State<AppState>,
     principal: Principal,
     path: Result<PathParams<String>, ApiError>,
-    query: QueryParams,
+    query: Result<QueryParams, ApiError>,
 ) -> Result<Response, ApiError> {
+    // A query that cannot be read (a NUL in it) is a 400 in this API's own terms too.
+    let query = query.map_err(in_csv_terms)?;
     let (from, limit) = page_of(&query).map_err(in_csv_terms)?;
     let PathParams(raw_id) = path.map_err(|_| job_not_found())?;
     let job = owned_job(&state, &principal, &raw_id).await?;

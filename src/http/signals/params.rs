@@ -5,7 +5,7 @@
 use chrono::{Days, NaiveDate, Utc};
 
 use crate::domain::countries::parse_country_filter;
-use crate::domain::date_preset::{DatePreset, parse_date};
+use crate::domain::date_preset::{DatePreset, parse_day};
 use crate::domain::target::{
     normalize_domain, normalize_linkedin_company, normalize_linkedin_profile,
 };
@@ -18,9 +18,12 @@ pub use crate::service::lists::Paging;
 /// Most values `company_domain` or `company_linkedin_url` may carry.
 pub const MAX_IDENTIFIERS: usize = 50;
 
+/// The highest `page`: any page of at most 100 rows then starts within 64-bit offsets.
+pub const MAX_PAGE: i64 = i64::MAX / 100;
+
 /// Reads `page`, `limit` and `count`.
 pub fn paging(q: &QueryParams) -> Result<Paging, ApiError> {
-    let page = q.int_in_range("page", 1, i64::MAX)?.unwrap_or(1);
+    let page = q.int_in_range("page", 1, MAX_PAGE)?.unwrap_or(1);
     let limit = q.int_in_range("limit", 1, 100)?.unwrap_or(20);
     let count_only = match q.get("count") {
         None => false,
@@ -90,25 +93,106 @@ pub fn date_range(q: &QueryParams) -> Result<(Option<i64>, Option<i64>), ApiErro
                     DatePreset::NAMES
                 ))
             })?;
-            let (f, t) = preset.range(Utc::now().date_naive());
-            (Some(f), Some(t))
+            match preset.range(Utc::now().date_naive()) {
+                Some((f, t)) => (Some(f), Some(t)),
+                None => (None, None),
+            }
         }
         None => (from, to),
     };
-    Ok((
-        from.map(day_start_ms),
-        to.map(|t| day_start_ms(t + Days::new(1))),
-    ))
+    Ok(day_range_ms(from, to))
 }
 
-fn date_param(q: &QueryParams, name: &str) -> Result<Option<NaiveDate>, ApiError> {
+/// Inclusive days as epoch ms `[start of from, start of the day after to)`.
+pub fn day_range_ms(from: Option<NaiveDate>, to: Option<NaiveDate>) -> (Option<i64>, Option<i64>) {
+    (
+        from.map(day_start_ms),
+        to.map(|t| day_start_ms(t.checked_add_days(Days::new(1)).unwrap_or(t))),
+    )
+}
+
+/// A date parameter: `YYYY-MM-DD`, or an RFC 3339 timestamp standing for its UTC day.
+pub fn date_param(q: &QueryParams, name: &str) -> Result<Option<NaiveDate>, ApiError> {
     q.get(name)
         .map(|raw| {
-            parse_date(raw).ok_or_else(|| {
-                ApiError::bad_request(format!("{name} must be a date in YYYY-MM-DD format"))
+            parse_day(raw.trim()).ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "{name} must be a date in YYYY-MM-DD format or an RFC 3339 timestamp"
+                ))
             })
         })
         .transpose()
+}
+
+/// A `true`/`false` parameter.
+pub fn flag(q: &QueryParams, name: &str) -> Result<Option<bool>, ApiError> {
+    match q.get(name).map(str::trim) {
+        None => Ok(None),
+        Some(v) if v.eq_ignore_ascii_case("true") => Ok(Some(true)),
+        Some(v) if v.eq_ignore_ascii_case("false") => Ok(Some(false)),
+        Some(_) => Err(ApiError::bad_request(format!(
+            "{name} must be true or false"
+        ))),
+    }
+}
+
+/// A parameter taking one of `accepted` (exact, lower case as listed; any letter case read).
+pub fn one_of(
+    q: &QueryParams,
+    name: &str,
+    accepted: &[&'static str],
+) -> Result<Option<&'static str>, ApiError> {
+    let Some(raw) = q.get(name) else {
+        return Ok(None);
+    };
+    accepted
+        .iter()
+        .find(|a| a.eq_ignore_ascii_case(raw.trim()))
+        .copied()
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "Invalid {name} value: {raw}. Accepted values: {}.",
+                accepted.join(", ")
+            ))
+        })
+}
+
+/// A number parameter within `min..=max`.
+pub fn number_in_range(
+    q: &QueryParams,
+    name: &str,
+    min: f64,
+    max: f64,
+) -> Result<Option<f64>, ApiError> {
+    let Some(raw) = q.get(name) else {
+        return Ok(None);
+    };
+    match raw.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && (min..=max).contains(&v) => Ok(Some(v)),
+        _ => Err(ApiError::bad_request(format!(
+            "{name} must be a number between {min} and {max}"
+        ))),
+    }
+}
+
+/// Comma-separated non-empty entries of `name`, trimmed, at most `max` of them.
+pub fn entries(q: &QueryParams, name: &str, max: usize) -> Result<Vec<String>, ApiError> {
+    let values: Vec<String> = text(q, name)
+        .map(|raw| {
+            raw.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    if values.len() > max {
+        return Err(ApiError::bad_request(format!(
+            "{name} accepts at most {max} comma-separated values"
+        )));
+    }
+    Ok(values)
 }
 
 fn day_start_ms(day: NaiveDate) -> i64 {
@@ -170,8 +254,19 @@ pub fn int_range(
     max_name: &str,
     floor: i64,
 ) -> Result<(Option<i64>, Option<i64>), ApiError> {
-    let min = q.int_in_range(min_name, floor, i64::MAX)?;
-    let max = q.int_in_range(max_name, floor, i64::MAX)?;
+    int_range_within(q, min_name, max_name, floor, i64::MAX)
+}
+
+/// A `name_min`/`name_max` pair of integers within `floor..=ceiling`, min not over max.
+pub fn int_range_within(
+    q: &QueryParams,
+    min_name: &str,
+    max_name: &str,
+    floor: i64,
+    ceiling: i64,
+) -> Result<(Option<i64>, Option<i64>), ApiError> {
+    let min = q.int_in_range(min_name, floor, ceiling)?;
+    let max = q.int_in_range(max_name, floor, ceiling)?;
     if let (Some(lo), Some(hi)) = (min, max)
         && lo > hi
     {

@@ -71,7 +71,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
     Value::deserialize(d).map(Some)
 }
 
-/// `event_types`: a non-empty array of supported names, duplicates removed, order kept.
+/// `event_types`: an array of supported names (possibly empty), duplicates removed, order kept.
 pub fn parse_event_types(value: Value) -> Result<Vec<String>, ApiError> {
     let Value::Array(items) = value else {
         return Err(webhooks::event_types_refused("").into());

@@ -6,19 +6,22 @@ pub mod records;
 use serde_json::Value;
 
 use super::credits::{ChargedPage, charged_page};
-use super::lists::{CompanyIdentity, Paging, resolve_identity};
+use super::lists::{CompanyIdentity, Paging, resolve_identity, strict_company_ids};
 use super::{ServiceError, Services, TeamContext};
+use crate::store::matched_funding::newest_matching_funding;
 use crate::store::signal_lists::{count_signals, list_signals};
 
 pub use crate::store::signal_query::SignalQuery;
-pub use records::signal_record;
+pub use records::{matched_funding_record, signal_record};
 
 /// A validated signal list request. `query` holds every filter but the company ids, which
-/// come from `identity`; its limit and offset follow `paging`.
+/// come from `identity`, and the companies left out by domain (`exclude_domains`, normalized),
+/// which are added to its `exclude_company_ids`; its limit and offset follow `paging`.
 #[derive(Debug, Clone)]
 pub struct SignalListRequest {
     pub query: SignalQuery,
     pub identity: CompanyIdentity,
+    pub exclude_domains: Vec<String>,
     pub paging: Paging,
 }
 
@@ -38,19 +41,37 @@ pub async fn list(
     let SignalListRequest {
         mut query,
         identity,
+        exclude_domains,
         paging,
     } = request;
     let resolved = resolve_identity(&services.db, &identity).await?;
+    if let Some(ids) = strict_company_ids(&services.db, &exclude_domains, &[]).await? {
+        query.exclude_company_ids.extend(ids);
+    }
     query.company_ids = resolved.company_ids;
     query.limit = paging.limit;
     query.offset = paging.offset();
     let total = count_signals(&services.db, &services.counts, &query).await?;
     let page = charged_page(&services.db, ctx.team(), paging.count_only, || async {
         let rows = list_signals(&services.db, &services.counts, &query).await?;
-        let records = rows
+        let mut records = rows
             .iter()
             .map(|row| signal_record(row, resolved.match_confidence))
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some(filter) = &query.funding {
+            let companies: Vec<String> = rows.iter().map(|r| r.c_id.clone()).collect();
+            let matched = newest_matching_funding(&services.db, &companies, filter).await?;
+            for (record, row) in records.iter_mut().zip(&rows) {
+                let funding = matched
+                    .iter()
+                    .find(|m| m.company_id == row.c_id)
+                    .map(matched_funding_record)
+                    .transpose()?;
+                if let Value::Object(fields) = record {
+                    fields.insert("matchedFunding".into(), funding.unwrap_or(Value::Null));
+                }
+            }
+        }
         Ok(records)
     })
     .await?;

@@ -10,6 +10,7 @@ use crate::domain::record_parts::{self, SourceShape};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, parse_rfc3339_ms};
 use crate::store::StoreError;
+use crate::store::matched_funding::MatchedFundingRow;
 use crate::store::signal_lists::SignalListRow;
 
 /// Builds the record of a list answer for `row`, with the given `match_confidence`. A payload
@@ -34,6 +35,22 @@ pub fn signal_record(row: &SignalListRow, match_confidence: &str) -> Result<Valu
         SignalType::JobChange => job_change(&mut out, row, &field),
     }
     Ok(Value::Object(out))
+}
+
+/// The `matchedFunding` of a hiring row: the funding round that satisfied its `funding_*`
+/// filters, `{signalId, roundType, amount, currency, announcedDate, investors}`.
+pub fn matched_funding_record(row: &MatchedFundingRow) -> Result<Value, StoreError> {
+    let payload: Map<String, Value> = serde_json::from_str(&row.payload)
+        .map_err(|err| StoreError::Corrupt(format!("payload of signal {}: {err}", row.id)))?;
+    let field = |key: &str| payload.get(key).cloned().unwrap_or(Value::Null);
+    Ok(json!({
+        "signalId": row.id,
+        "roundType": lower_case(field("roundType")),
+        "amount": record_parts::integer(field("amount")),
+        "currency": record_parts::currency_code(field("currency")),
+        "announcedDate": record_parts::calendar_date(field("announcedDate")),
+        "investors": record_parts::investors(field("investors")),
+    }))
 }
 
 fn put(out: &mut Map<String, Value>, key: &str, value: Value) {

@@ -24,12 +24,13 @@ pub const EVENT_TYPES: [&str; 6] = [
 pub fn event_types_refused(detail: &str) -> ServiceError {
     let allowed = EVENT_TYPES.join(", ");
     ServiceError::invalid(format!(
-        "{detail}event_types must be a non-empty array of: {allowed}"
+        "{detail}event_types must be an array of: {allowed}"
     ))
 }
 
-/// Event types as sent, `None` standing for an entry that is not text: a non-empty list of
-/// supported names, duplicates removed, order kept.
+/// Event types as sent, `None` standing for an entry that is not text: a list of supported
+/// names, duplicates removed, order kept. An empty list is accepted (a webhook that receives
+/// nothing until its event types are changed).
 pub fn parse_event_types<'a>(
     items: impl IntoIterator<Item = Option<&'a str>>,
 ) -> Result<Vec<String>, ServiceError> {
@@ -48,9 +49,6 @@ pub fn parse_event_types<'a>(
             }
             None => return Err(event_types_refused("")),
         }
-    }
-    if types.is_empty() {
-        return Err(event_types_refused(""));
     }
     Ok(types)
 }
@@ -130,8 +128,8 @@ mod tests {
         let unknown = message(parse_event_types([Some("investor.created")]).unwrap_err());
         assert!(unknown.starts_with("Unsupported event type \"investor.created\": event_types"));
         let not_text = message(parse_event_types([None]).unwrap_err());
-        assert!(not_text.starts_with("event_types must be a non-empty array of: "));
-        assert!(parse_event_types([]).is_err());
+        assert!(not_text.starts_with("event_types must be an array of: "));
+        assert_eq!(parse_event_types([]).unwrap(), Vec::<String>::new());
     }
 
     #[test]
