@@ -4,6 +4,7 @@ mod support;
 
 mod acquisition_list;
 mod admin;
+mod collectors_boards;
 mod company_list;
 mod crash_recovery;
 mod credits;
@@ -28,6 +29,7 @@ mod monitors;
 mod ops;
 mod profile_targets;
 mod record_types;
+mod research_lookup;
 mod request_order;
 mod scale_out;
 mod schema_parity;
