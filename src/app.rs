@@ -9,6 +9,8 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::collectors::Collectors;
+use crate::collectors::worker::collector_loop;
 use crate::config::Config;
 use crate::delivery::dispatch::Dispatcher;
 use crate::delivery::worker::delivery_loop;
@@ -17,8 +19,6 @@ use crate::http::metrics::recorder;
 use crate::http::rate_limit::RateLimiter;
 use crate::http::state::AppState;
 use crate::ingest::group::IngestGroups;
-use crate::collectors::Collectors;
-use crate::collectors::worker::collector_loop;
 use crate::research::lookup::Researcher;
 use crate::research::worker::research_loop;
 use crate::service::Services;

@@ -12,7 +12,10 @@ use crate::domain::us_states::state_code;
 
 /// The board's API URL.
 pub fn board_url(base: &str, name: &str) -> String {
-    format!("{}/posting-api/job-board/{name}", base.trim_end_matches('/'))
+    format!(
+        "{}/posting-api/job-board/{name}",
+        base.trim_end_matches('/')
+    )
 }
 
 #[derive(Deserialize)]
@@ -116,7 +119,10 @@ fn posting(job: Job) -> Posting {
 
 /// The place of a structured address; the free text fills what it lacks.
 fn from_address(postal: &PostalAddress, location: Option<&str>) -> Place {
-    let text = split_location(location.unwrap_or_default(), postal.address_country.as_deref());
+    let text = split_location(
+        location.unwrap_or_default(),
+        postal.address_country.as_deref(),
+    );
     let country = postal
         .address_country
         .as_deref()
@@ -172,7 +178,11 @@ mod tests {
         let body = br#"{"apiVersion":"1","jobs":[
             {"id":"a","title":"Open","isListed":true},
             {"id":"b","title":"Hidden","isListed":false}]}"#;
-        let ids: Vec<String> = parse(body).expect("parses").into_iter().map(|p| p.id).collect();
+        let ids: Vec<String> = parse(body)
+            .expect("parses")
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
         assert_eq!(ids, ["a"]);
         assert!(parse(b"not json").is_err());
     }

@@ -139,11 +139,23 @@ async fn accept_new(
     let now = now_ms();
     let records = new
         .iter()
-        .map(|p| Ok(hiring_record(provider, &board.token, &board.company_id, p, now)))
+        .map(|p| {
+            Ok(hiring_record(
+                provider,
+                &board.token,
+                &board.company_id,
+                p,
+                now,
+            ))
+        })
         .collect();
     let mut session = ImportSession::new();
-    let report = accept_signals(db, &mut session, prepare_signals(SignalType::Hiring, records))
-        .await?;
+    let report = accept_signals(
+        db,
+        &mut session,
+        prepare_signals(SignalType::Hiring, records),
+    )
+    .await?;
     for invalid in &report.invalid {
         tracing::warn!(
             collector = provider.as_str(),
@@ -197,7 +209,14 @@ async fn date_gone(
     let now = now_ms();
     let today = now - now.rem_euclid(DAY_MS);
     db.write(async |tx| {
-        set_gone(tx, provider.as_str(), board, &gone, Some((today, format_ms(today)))).await?;
+        set_gone(
+            tx,
+            provider.as_str(),
+            board,
+            &gone,
+            Some((today, format_ms(today))),
+        )
+        .await?;
         set_gone(tx, provider.as_str(), board, &back, None).await?;
         bump_data_version(tx).await
     })

@@ -119,12 +119,11 @@ mod tests {
         assert_eq!(first.department.as_deref(), Some("Engineering"));
         assert_eq!(
             first.description.as_deref(),
-            Some("We are looking for a Senior Backend Engineer to build our data platform.\nRust, PostgreSQL")
+            Some(
+                "We are looking for a Senior Backend Engineer to build our data platform.\nRust, PostgreSQL"
+            )
         );
-        assert_eq!(
-            first.published_at,
-            parse_rfc3339_ms("2026-11-17T20:02:10Z")
-        );
+        assert_eq!(first.published_at, parse_rfc3339_ms("2026-11-17T20:02:10Z"));
         let second = &postings[1];
         assert_eq!(second.place.city, None);
         assert_eq!(second.place.country.as_deref(), Some("US"));

@@ -9,7 +9,10 @@ use super::text::html_to_text;
 
 /// The board's API URL.
 pub fn board_url(base: &str, company: &str) -> String {
-    format!("{}/v0/postings/{company}?mode=json", base.trim_end_matches('/'))
+    format!(
+        "{}/v0/postings/{company}?mode=json",
+        base.trim_end_matches('/')
+    )
 }
 
 #[derive(Deserialize)]
@@ -52,7 +55,10 @@ fn posting(job: Job) -> Posting {
         .location
         .map(|l| l.trim().to_string())
         .filter(|l| !l.is_empty());
-    let place = split_location(location.as_deref().unwrap_or_default(), job.country.as_deref());
+    let place = split_location(
+        location.as_deref().unwrap_or_default(),
+        job.country.as_deref(),
+    );
     let description = job
         .description_plain
         .map(|d| d.trim().to_string())

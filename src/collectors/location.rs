@@ -70,7 +70,11 @@ fn strip_remote(text: &str) -> Option<&str> {
     if !head.eq_ignore_ascii_case("remote") {
         return None;
     }
-    Some(text[6..].trim_start_matches([' ', '-', '–', '—', ':', ',']).trim())
+    Some(
+        text[6..]
+            .trim_start_matches([' ', '-', '–', '—', ':', ','])
+            .trim(),
+    )
 }
 
 #[cfg(test)]
@@ -89,9 +93,21 @@ mod tests {
     #[test]
     fn cities_regions_and_countries_are_split_where_clear() {
         for (text, hint, expected) in [
-            ("Berlin, Germany", None, place(Some("Berlin"), None, Some("DE"))),
-            ("London", Some("GB"), place(Some("London"), None, Some("GB"))),
-            ("Austin, TX", None, place(Some("Austin"), Some("TX"), Some("US"))),
+            (
+                "Berlin, Germany",
+                None,
+                place(Some("Berlin"), None, Some("DE")),
+            ),
+            (
+                "London",
+                Some("GB"),
+                place(Some("London"), None, Some("GB")),
+            ),
+            (
+                "Austin, TX",
+                None,
+                place(Some("Austin"), Some("TX"), Some("US")),
+            ),
             (
                 "New York, New York, United States",
                 None,
@@ -104,7 +120,11 @@ mod tests {
             ),
             ("United States", None, place(None, None, Some("US"))),
             ("Springfield", None, place(Some("Springfield"), None, None)),
-            ("Toronto, ON", Some("CA"), place(Some("Toronto"), Some("ON"), Some("CA"))),
+            (
+                "Toronto, ON",
+                Some("CA"),
+                place(Some("Toronto"), Some("ON"), Some("CA")),
+            ),
         ] {
             assert_eq!(split_location(text, hint), expected, "{text}");
         }
@@ -113,10 +133,16 @@ mod tests {
     #[test]
     fn a_remote_location_names_no_city() {
         let us = split_location("Remote - US", None);
-        assert_eq!((us.city, us.country, us.remote), (None, Some("US".into()), true));
+        assert_eq!(
+            (us.city, us.country, us.remote),
+            (None, Some("US".into()), true)
+        );
         let de = split_location("Remote (Germany)", None);
         assert_eq!((de.city, de.country), (None, Some("DE".into())));
         let anywhere = split_location("Remote", None);
-        assert_eq!((anywhere.city, anywhere.country, anywhere.remote), (None, None, true));
+        assert_eq!(
+            (anywhere.city, anywhere.country, anywhere.remote),
+            (None, None, true)
+        );
     }
 }

@@ -229,10 +229,19 @@ fn count(provider: Provider, run: &RunRow, failed: usize) {
     let name = provider.as_str();
     let counters = [
         ("signalwatch_collector_passes_total", 1),
-        ("signalwatch_collector_sources_checked_total", run.sources_checked as u64),
+        (
+            "signalwatch_collector_sources_checked_total",
+            run.sources_checked as u64,
+        ),
         ("signalwatch_collector_source_failures_total", failed as u64),
-        ("signalwatch_collector_items_seen_total", run.items_seen as u64),
-        ("signalwatch_collector_signals_created_total", run.signals_created as u64),
+        (
+            "signalwatch_collector_items_seen_total",
+            run.items_seen as u64,
+        ),
+        (
+            "signalwatch_collector_signals_created_total",
+            run.signals_created as u64,
+        ),
     ];
     for (metric, value) in counters {
         metrics::counter!(metric, "collector" => name).increment(value);

@@ -36,7 +36,10 @@ pub struct Posting {
 /// The id of the signal a posting becomes: the same for the same (provider, board, posting)
 /// every time, in any process, so a posting accepted twice is one signal.
 pub fn signal_id(provider: Provider, board: &str, posting_id: &str) -> String {
-    let digest = Sha256::digest(format!("{}\u{0}{board}\u{0}{posting_id}", provider.as_str()));
+    let digest = Sha256::digest(format!(
+        "{}\u{0}{board}\u{0}{posting_id}",
+        provider.as_str()
+    ));
     let mut bytes = [0u8; 16];
     bytes.copy_from_slice(&digest[..16]);
     uuid::Builder::from_custom_bytes(bytes)
@@ -117,7 +120,13 @@ mod tests {
             title: "Engineer".into(),
             ..Posting::default()
         };
-        let record = hiring_record(Provider::Greenhouse, "acme", "c1", &posting, 86_400_000 + 5_000);
+        let record = hiring_record(
+            Provider::Greenhouse,
+            "acme",
+            "c1",
+            &posting,
+            86_400_000 + 5_000,
+        );
         assert_eq!(record["datePosted"], "1970-01-02T00:00:00.000Z");
         assert_eq!(record["companyId"], "c1");
         assert!(!record.contains_key("jobUrl"));

@@ -5,8 +5,22 @@ use scraper::{Html, Node};
 
 /// Elements that start a new line of text.
 const BLOCKS: [&str; 16] = [
-    "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "section",
-    "article", "blockquote",
+    "p",
+    "div",
+    "br",
+    "li",
+    "ul",
+    "ol",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "tr",
+    "section",
+    "article",
+    "blockquote",
 ];
 
 /// The text of an HTML fragment: entities decoded, tags dropped, blocks on lines of their own,
@@ -30,7 +44,10 @@ pub fn html_to_text(html: &str) -> String {
 
 /// HTML whose markup was itself entity-escaped (`&lt;p&gt;…`), decoded to the text.
 pub fn escaped_html_to_text(escaped: &str) -> String {
-    let markup: String = Html::parse_fragment(escaped).root_element().text().collect();
+    let markup: String = Html::parse_fragment(escaped)
+        .root_element()
+        .text()
+        .collect();
     html_to_text(&markup)
 }
 
@@ -41,7 +58,9 @@ mod tests {
     #[test]
     fn paragraphs_and_items_become_lines_and_inline_tags_vanish() {
         assert_eq!(
-            html_to_text("<p>We build <strong>robots</strong>.</p><ul><li>Rust</li><li>Go</li></ul>"),
+            html_to_text(
+                "<p>We build <strong>robots</strong>.</p><ul><li>Rust</li><li>Go</li></ul>"
+            ),
             "We build robots.\nRust\nGo"
         );
         assert_eq!(html_to_text("plain   text &amp; more"), "plain text & more");
@@ -50,7 +69,9 @@ mod tests {
     #[test]
     fn entity_escaped_markup_is_decoded_once_then_read() {
         assert_eq!(
-            escaped_html_to_text("&lt;p&gt;Own a &lt;em&gt;territory&lt;/em&gt; &amp;amp; grow.&lt;/p&gt;"),
+            escaped_html_to_text(
+                "&lt;p&gt;Own a &lt;em&gt;territory&lt;/em&gt; &amp;amp; grow.&lt;/p&gt;"
+            ),
             "Own a territory & grow."
         );
     }

@@ -61,8 +61,8 @@ impl JobBoard {
     /// A board from a provider name and a token as an operator gives them; `Err` says what is
     /// wrong. A token is the board's path segment: letters, digits, `-`, `_` and `.`.
     pub fn parse(provider: &str, token: &str) -> Result<JobBoard, String> {
-        let provider = Provider::parse(provider.trim().to_ascii_lowercase().as_str())
-            .ok_or_else(|| {
+        let provider =
+            Provider::parse(provider.trim().to_ascii_lowercase().as_str()).ok_or_else(|| {
                 format!("jobBoards: unknown provider {provider:?} (greenhouse, lever or ashby)")
             })?;
         let token = token.trim();

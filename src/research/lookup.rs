@@ -109,7 +109,12 @@ impl Researcher {
             }
             Err(error) => {
                 let due_at = now_ms() + backoff_ms(failures + 1);
-                tracing::info!(domain, error, failures = failures + 1, "research look-up failed");
+                tracing::info!(
+                    domain,
+                    error,
+                    failures = failures + 1,
+                    "research look-up failed"
+                );
                 metrics::counter!("signalwatch_research_lookups_total", "outcome" => "failed")
                     .increment(1);
                 record_research_failure(db, domain, &error, due_at).await?;

@@ -113,7 +113,12 @@ fn find_organization(value: &Value) -> Option<serde_json::Map<String, Value>> {
 }
 
 fn is_organization(kind: Option<&Value>) -> bool {
-    const KINDS: [&str; 4] = ["Organization", "Corporation", "LocalBusiness", "OnlineBusiness"];
+    const KINDS: [&str; 4] = [
+        "Organization",
+        "Corporation",
+        "LocalBusiness",
+        "OnlineBusiness",
+    ];
     match kind {
         Some(Value::String(kind)) => KINDS.contains(&kind.as_str()),
         Some(Value::Array(kinds)) => kinds
@@ -161,7 +166,8 @@ fn trim_tagline(title: &str) -> &str {
 
 fn clean_name(name: &str) -> Option<String> {
     let name = collapse_spaces(name);
-    (!name.is_empty() && name.chars().count() <= MAX_NAME_CHARS).then_some(name)
+    let named = name.chars().any(char::is_alphanumeric);
+    (named && name.chars().count() <= MAX_NAME_CHARS).then_some(name)
 }
 
 fn collapse_spaces(text: &str) -> String {

@@ -90,8 +90,8 @@ pub async fn set_gone(
             }
             query.fetch_all(conn).await
         })?;
-        changed += set_valid_through(tx, &signals, day.as_ref().map(|(_, text)| text.as_str()))
-            .await?;
+        changed +=
+            set_valid_through(tx, &signals, day.as_ref().map(|(_, text)| text.as_str())).await?;
     }
     Ok(changed)
 }

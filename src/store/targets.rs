@@ -338,11 +338,13 @@ pub async fn domains_due(
         "SELECT value FROM targets WHERE kind = 'domain' AND company_id IS NULL{due} \
          GROUP BY value ORDER BY MIN(research_due_at), MIN(created_at), value LIMIT $2"
     );
-    Ok(on_db!(db, |pool| sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-        .bind(now)
-        .bind(limit)
-        .fetch_all(pool)
-        .await)?)
+    Ok(on_db!(db, |pool| sqlx::query_scalar(sqlx::AssertSqlSafe(
+        sql
+    ))
+    .bind(now)
+    .bind(limit)
+    .fetch_all(pool)
+    .await)?)
 }
 
 /// Takes a domain's look-up: its pending targets are not due again before `hold_until`, so

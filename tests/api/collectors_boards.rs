@@ -66,8 +66,10 @@ impl Watch {
     async fn company(&self, name: &str, domain: &str, boards: Value) -> String {
         let id = self
             .app
-            .import_companies(json!([{ "name": name, "website": format!("https://{domain}"),
-                "jobBoards": boards }]))
+            .import_companies(
+                json!([{ "name": name, "website": format!("https://{domain}"),
+                "jobBoards": boards }]),
+            )
             .await
             .remove(0);
         let added = self
@@ -116,7 +118,11 @@ async fn each_new_posting_of_a_watched_board_becomes_one_hiring_signal_delivered
     backend: Backend,
 ) {
     let sources = Sources::start().await;
-    sources.board("greenhouse", "northwindlabs", Page::json(GREENHOUSE_EXAMPLE));
+    sources.board(
+        "greenhouse",
+        "northwindlabs",
+        Page::json(GREENHOUSE_EXAMPLE),
+    );
     let watch = watch(backend, &sources, &[]).await;
     let company = watch
         .company(
@@ -161,7 +167,9 @@ async fn each_new_posting_of_a_watched_board_becomes_one_hiring_signal_delivered
     // Tagged like an imported posting: the title's seniority is a filter.
     let senior = watch.hiring("&seniorities=senior").await;
     assert!(
-        senior.iter().any(|r| r["title"] == "Senior Backend Engineer (Rust)"),
+        senior
+            .iter()
+            .any(|r| r["title"] == "Senior Backend Engineer (Rust)"),
         "{senior:?}"
     );
 
@@ -246,7 +254,9 @@ async fn a_posting_gone_from_its_board_gets_valid_through_and_an_unchanged_board
         .iter()
         .find(|r| r["title"] == "Product Designer")
         .expect("the gone posting is still listed by default");
-    let today = chrono::Utc::now().format("%Y-%m-%dT00:00:00.000Z").to_string();
+    let today = chrono::Utc::now()
+        .format("%Y-%m-%dT00:00:00.000Z")
+        .to_string();
     assert_eq!(gone["validThrough"], today.as_str());
     let open = records
         .iter()
@@ -256,12 +266,13 @@ async fn a_posting_gone_from_its_board_gets_valid_through_and_an_unchanged_board
     assert_eq!(open["city"], "London");
     assert_eq!(open["jobCountry"], "GB");
     assert_eq!(open["employmentType"], "Full-time");
-    assert_eq!(sources.requests_to(&path)[2].header("if-none-match"), Some("\"v1\""));
+    assert_eq!(
+        sources.requests_to(&path)[2].header("if-none-match"),
+        Some("\"v1\"")
+    );
 }
 
-async fn failing_boards_are_recorded_and_the_pass_goes_on_one_request_at_a_time(
-    backend: Backend,
-) {
+async fn failing_boards_are_recorded_and_the_pass_goes_on_one_request_at_a_time(backend: Backend) {
     let sources = Sources::start().await;
     sources.board("ashby", "lumenparis", Page::json(ASHBY_EXAMPLE));
     sources.board("ashby", "down", Page::Status(500));
@@ -294,7 +305,10 @@ async fn failing_boards_are_recorded_and_the_pass_goes_on_one_request_at_a_time(
     assert_eq!(requests.len(), 4);
     for pair in requests.windows(2) {
         let gap = pair[1].at - pair[0].at;
-        assert!(gap >= Duration::from_millis(450), "{gap:?} between requests");
+        assert!(
+            gap >= Duration::from_millis(450),
+            "{gap:?} between requests"
+        );
     }
 
     // Each failure is kept on its board; the pass after it goes on.
@@ -308,8 +322,10 @@ async fn only_boards_of_companies_watched_by_an_active_monitor_are_polled(backen
     let watch = watch(backend, &sources, &[]).await;
     watch
         .app
-        .import_companies(json!([{ "name": "Brightfield", "website": "https://brightfield.ai",
-            "jobBoards": [{ "provider": "lever", "token": "brightfieldai" }] }]))
+        .import_companies(
+            json!([{ "name": "Brightfield", "website": "https://brightfield.ai",
+            "jobBoards": [{ "provider": "lever", "token": "brightfieldai" }] }]),
+        )
         .await;
     assert_eq!(figures(&watch.run("lever").await), (0, 0, 0));
     assert!(sources.requests().is_empty());
@@ -344,7 +360,11 @@ async fn only_boards_of_companies_watched_by_an_active_monitor_are_polled(backen
 async fn a_board_found_on_a_website_by_research_is_collected(backend: Backend) {
     let sources = Sources::start().await;
     sources.website("northwind-labs.com", Page::html(WEBSITE_EXAMPLE));
-    sources.board("greenhouse", "northwindlabs", Page::json(GREENHOUSE_EXAMPLE));
+    sources.board(
+        "greenhouse",
+        "northwindlabs",
+        Page::json(GREENHOUSE_EXAMPLE),
+    );
     let watch = watch(backend, &sources, &[]).await;
     watch
         .app
@@ -355,7 +375,10 @@ async fn a_board_found_on_a_website_by_research_is_collected(backend: Backend) {
     loop {
         let listed = watch
             .app
-            .get(&format!("/api/v2/monitors/{}/targets", watch.monitor), &watch.team.key)
+            .get(
+                &format!("/api/v2/monitors/{}/targets", watch.monitor),
+                &watch.team.key,
+            )
             .await;
         if listed.data()[0]["status"] == "resolved" {
             break;
@@ -397,7 +420,12 @@ async fn an_enabled_collector_polls_on_its_own_every_interval(backend: Backend) 
         .as_array()
         .expect("collectors")
         .iter()
-        .map(|c| (c["name"].as_str().unwrap_or_default().to_string(), c["enabled"] == true))
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap_or_default().to_string(),
+                c["enabled"] == true,
+            )
+        })
         .collect();
     assert_eq!(
         enabled,
@@ -421,14 +449,16 @@ async fn an_enabled_collector_polls_on_its_own_every_interval(backend: Backend) 
     assert_eq!(watch.receiver.received().len(), 1);
 }
 
-async fn two_services_polling_the_same_boards_at_once_create_each_posting_once(
-    backend: Backend,
-) {
+async fn two_services_polling_the_same_boards_at_once_create_each_posting_once(backend: Backend) {
     let sources = Sources::start().await;
     let boards: Vec<String> = (0..4).map(|i| format!("board{i}")).collect();
     for (i, token) in boards.iter().enumerate() {
         let first = 1_000 * (i as u64 + 1);
-        sources.board("greenhouse", token, Page::json(greenhouse_board(token, first, 25)));
+        sources.board(
+            "greenhouse",
+            token,
+            Page::json(greenhouse_board(token, first, 25)),
+        );
     }
     let watch = watch(backend, &sources, &[]).await;
     let listed: Vec<Value> = boards
@@ -446,7 +476,11 @@ async fn two_services_polling_the_same_boards_at_once_create_each_posting_once(
     let (one, two) = tokio::join!(run(&watch.app, "greenhouse"), run(&other, "greenhouse"));
     let (checked_one, _, created_one) = figures(&one);
     let (checked_two, _, created_two) = figures(&two);
-    assert_eq!(checked_one + checked_two, 4, "each board polled by one of them");
+    assert_eq!(
+        checked_one + checked_two,
+        4,
+        "each board polled by one of them"
+    );
     assert_eq!(created_one + created_two, 100);
     let (three, four) = tokio::join!(run(&watch.app, "greenhouse"), run(&other, "greenhouse"));
     assert_eq!(figures(&three).2 + figures(&four).2, 0);
@@ -460,7 +494,12 @@ async fn two_services_polling_the_same_boards_at_once_create_each_posting_once(
     assert_stays_at(&watch.receiver, 100, Duration::from_secs(1)).await;
     let mut ids: Vec<String> = delivered
         .iter()
-        .map(|d| d.json()["data"]["signal"]["id"].as_str().unwrap_or_default().to_string())
+        .map(|d| {
+            d.json()["data"]["signal"]["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
         .collect();
     ids.sort();
     ids.dedup();
@@ -485,9 +524,17 @@ async fn job_boards_given_by_the_operator_are_checked(backend: Backend) {
         .await;
     assert_eq!(response.status, 200, "{:?}", response.body);
     assert_eq!(response.data()["upserted"], 1);
-    let invalid = response.data()["invalid"].as_array().expect("invalid").clone();
+    let invalid = response.data()["invalid"]
+        .as_array()
+        .expect("invalid")
+        .clone();
     assert_eq!(invalid.len(), 2, "{invalid:?}");
-    assert!(invalid[0]["error"].as_str().unwrap_or_default().contains("unknown provider"));
+    assert!(
+        invalid[0]["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unknown provider")
+    );
     assert_eq!(invalid[1]["index"], 2);
 
     let unknown = watch

@@ -93,7 +93,11 @@ async fn a_pending_domain_is_looked_up_soon_after_it_is_added_and_becomes_the_co
     assert_eq!(webhook.status, 201, "{:?}", webhook.body);
 
     let added = app
-        .add_targets(&team, &monitor, json!(["https://www.northwind-labs.com/about"]))
+        .add_targets(
+            &team,
+            &monitor,
+            json!(["https://www.northwind-labs.com/about"]),
+        )
         .await;
     assert_eq!(added.status, 200, "{:?}", added.body);
 
@@ -159,7 +163,11 @@ async fn a_website_that_cannot_be_read_leaves_its_target_pending_with_the_reason
     );
     sources.website("junk-site.com", Page::json("{\"not\": \"html\"}"));
     // Four redirects in a row: one more than a look-up follows.
-    for (from, to) in [("loop-a", "loop-b"), ("loop-b", "loop-c"), ("loop-c", "loop-d")] {
+    for (from, to) in [
+        ("loop-a", "loop-b"),
+        ("loop-b", "loop-c"),
+        ("loop-c", "loop-d"),
+    ] {
         sources.website(
             &format!("{from}.com"),
             Page::Redirect(format!("{}/sites/{to}.com/", sources.base)),
@@ -191,7 +199,10 @@ async fn a_website_that_cannot_be_read_leaves_its_target_pending_with_the_reason
         if listed.iter().all(|t| t["research_error"].is_string()) {
             break listed;
         }
-        assert!(Instant::now() < until, "not every look-up failed: {listed:?}");
+        assert!(
+            Instant::now() < until,
+            "not every look-up failed: {listed:?}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     for (domain, reason) in [
@@ -242,8 +253,14 @@ async fn linkedin_is_never_asked_and_its_targets_resolve_through_the_company_a_w
     assert_eq!(added.status, 200, "{:?}", added.body);
     run_research(&app).await;
     let listed = targets(&app, &team, &monitor).await;
-    assert!(listed.iter().all(|t| t["status"] == "pending"), "{listed:?}");
-    assert!(sources.requests().is_empty(), "nothing was fetched for LinkedIn targets");
+    assert!(
+        listed.iter().all(|t| t["status"] == "pending"),
+        "{listed:?}"
+    );
+    assert!(
+        sources.requests().is_empty(),
+        "nothing was fetched for LinkedIn targets"
+    );
 
     // Research of the website that names the LinkedIn page resolves that page's target too.
     app.add_targets(&team, &monitor, json!(["northwind-labs.com"]))

@@ -79,10 +79,7 @@ impl WebhookClient {
                     return Err(format!("HTTP {} without a Location", status.as_u16()));
                 };
                 if redirects >= request.max_redirects {
-                    return Err(format!(
-                        "more than {} redirects",
-                        request.max_redirects
-                    ));
+                    return Err(format!("more than {} redirects", request.max_redirects));
                 }
                 redirects += 1;
                 current = self.redirect_target(&destination, &location)?;
@@ -200,7 +197,9 @@ mod tests {
         ] {
             let refused = client.redirect_target(&from, private);
             assert!(
-                refused.as_ref().is_err_and(|e| e.starts_with("redirect refused")),
+                refused
+                    .as_ref()
+                    .is_err_and(|e| e.starts_with("redirect refused")),
                 "{private}: {refused:?}"
             );
         }

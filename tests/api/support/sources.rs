@@ -19,7 +19,10 @@ use tokio_util::sync::CancellationToken;
 /// it at [`Sources`]: a closed port on loopback, so nothing ever leaves the machine (and website
 /// look-ups are off, so tests that do not ask for them see targets as before).
 pub const OFFLINE_SOURCES: [(&str, &str); 5] = [
-    ("--research-url-template", "http://127.0.0.1:9/sites/{domain}/"),
+    (
+        "--research-url-template",
+        "http://127.0.0.1:9/sites/{domain}/",
+    ),
     ("--research-fetch", "false"),
     ("--greenhouse-url", "http://127.0.0.1:9"),
     ("--lever-url", "http://127.0.0.1:9"),
