@@ -133,8 +133,8 @@ impl Sources {
         }
     }
 
-    /// The settings that point a service at these sources (private addresses allowed, since
-    /// they are on loopback), with website look-ups on.
+    /// The settings that point a service at these sources, with website look-ups on. The
+    /// sources are on loopback: the service must also allow private addresses.
     pub fn settings(&self) -> Vec<String> {
         vec![
             "--research-url-template".into(),
@@ -147,8 +147,6 @@ impl Sources {
             self.base.clone(),
             "--ashby-url".into(),
             self.base.clone(),
-            "--allow-private-webhooks".into(),
-            "true".into(),
         ]
     }
 
