@@ -167,18 +167,3 @@ pub async fn finish_poll(
     })
     .await
 }
-
-/// The last error recorded on a board, with its failure count (for logs and tests).
-pub async fn board_state(
-    db: &Db,
-    provider: &str,
-    token: &str,
-) -> Result<Option<(i64, Option<String>)>, StoreError> {
-    Ok(on_db!(db, |pool| sqlx::query_as(
-        "SELECT failures, last_error FROM job_boards WHERE provider = $1 AND token = $2"
-    )
-    .bind(provider)
-    .bind(token)
-    .fetch_optional(pool)
-    .await)?)
-}
