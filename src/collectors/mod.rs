@@ -39,6 +39,8 @@ use crate::store::{Db, StoreError};
 const FETCH_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a worker holds a board it polls; a crashed worker's board is free again after it.
 const LEASE_MS: i64 = 10 * 60 * 1000;
+/// Boards between two progress lines of a long pass.
+const PROGRESS_EVERY: i64 = 100;
 /// A failing board waits the interval times 2^(failures - 1), at most this long.
 const MAX_BACKOFF_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -156,7 +158,9 @@ impl Collectors {
             ..RunRow::default()
         };
         let mut failures = Vec::new();
-        for board in boards_to_poll(db, provider, started, all).await? {
+        let boards = boards_to_poll(db, provider, started, all).await?;
+        let total = boards.len();
+        for board in boards {
             let now = now_ms();
             if !claim_board(db, &board.provider, &board.token, now, now + LEASE_MS).await? {
                 continue;
@@ -169,7 +173,7 @@ impl Collectors {
                     if report.created > 0 {
                         dispatcher.wake();
                     }
-                    tracing::info!(
+                    tracing::debug!(
                         collector = name,
                         board = %board.token,
                         seen = report.seen,
@@ -202,6 +206,15 @@ impl Collectors {
                 }
             };
             finish_poll(db, &board.provider, &board.token, &end, now_ms(), due_at).await?;
+            if run.sources_checked % PROGRESS_EVERY == 0 {
+                tracing::info!(
+                    collector = name,
+                    boards = run.sources_checked,
+                    of = total,
+                    signals = run.signals_created,
+                    "collector pass under way"
+                );
+            }
         }
         run.last_error = match failures.len() {
             0 => None,
