@@ -162,7 +162,8 @@ impl Collectors {
         let total = boards.len();
         for board in boards {
             let now = now_ms();
-            if !claim_board(db, &board.provider, &board.token, now, now + LEASE_MS).await? {
+            let due_by = if all { i64::MAX } else { now };
+            if !claim_board(db, &board, now, now + LEASE_MS, started, due_by).await? {
                 continue;
             }
             run.sources_checked += 1;

@@ -84,24 +84,30 @@ pub async fn boards_to_poll(
     .await)?)
 }
 
-/// Takes the board's lease until `until` when nobody holds it: true when this worker has it.
-/// One conditional update, so of two workers racing for a board exactly one wins.
+/// Takes the board's lease until `until` when nobody holds it, nobody polled it since
+/// `pass_started`, and it is due by `due_by`: true when this worker has it. One conditional
+/// update, so of two workers racing for a board exactly one wins, and a pass that listed the
+/// board before another worker polled it leaves it alone.
 pub async fn claim_board(
     db: &Db,
-    provider: &str,
-    token: &str,
+    board: &BoardRow,
     now: i64,
     until: i64,
+    pass_started: i64,
+    due_by: i64,
 ) -> Result<bool, StoreError> {
     db.write(async |tx| {
         Ok(on_tx!(tx, |conn| sqlx::query(
             "UPDATE job_boards SET lease_until = $3 \
-             WHERE provider = $1 AND token = $2 AND lease_until <= $4"
+             WHERE provider = $1 AND token = $2 AND lease_until <= $4 \
+             AND COALESCE(last_checked_at, 0) < $5 AND due_at <= $6"
         )
-        .bind(provider)
-        .bind(token)
+        .bind(&board.provider)
+        .bind(&board.token)
         .bind(until)
         .bind(now)
+        .bind(pass_started)
+        .bind(due_by)
         .execute(conn)
         .await
         .map(|r| r.rows_affected() == 1))?)
