@@ -84,6 +84,8 @@ impl Server {
             .arg("--mail-dir")
             .arg(work_dir.join("mail"))
             .args(["--log", "warn"])
+            // Targets of made-up domains must not be looked up on the internet.
+            .args(["--research-fetch", "false"])
             .stdout(out.try_clone()?)
             .stderr(out)
             .kill_on_drop(true)

@@ -9,6 +9,8 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use crate::collectors::Collectors;
+use crate::collectors::worker::collector_loop;
 use crate::config::Config;
 use crate::delivery::dispatch::Dispatcher;
 use crate::delivery::worker::delivery_loop;
@@ -17,7 +19,8 @@ use crate::http::metrics::recorder;
 use crate::http::rate_limit::RateLimiter;
 use crate::http::state::AppState;
 use crate::ingest::group::IngestGroups;
-use crate::research::sweep_pending_targets;
+use crate::research::lookup::Researcher;
+use crate::research::worker::research_loop;
 use crate::service::Services;
 use crate::store::Db;
 
@@ -56,6 +59,8 @@ impl Application {
         let dispatcher = Arc::new(Dispatcher::new(db.clone(), &config)?);
         let redis_url = config.redis_url.as_ref().map(|s| s.0.as_str());
         let limiter = Arc::new(RateLimiter::connect(&db, redis_url).await?);
+        let research = Researcher::new(&config)?;
+        let collectors = Collectors::new(&config)?;
         let services = Services {
             ingest: IngestGroups::start(db.clone()),
             db,
@@ -63,6 +68,9 @@ impl Application {
             config: Arc::new(config),
             counts: Arc::default(),
             enrichment_wake: Arc::default(),
+            research: Arc::new(research),
+            research_wake: Arc::default(),
+            collectors: Arc::new(collectors),
             clock: Clock::default(),
         };
         let state = AppState {
@@ -146,7 +154,19 @@ impl Application {
                 state.enrichment_wake.clone(),
                 shutdown.clone(),
             )),
-            tokio::spawn(research_loop(state.clone(), shutdown.clone())),
+            tokio::spawn(research_loop(
+                state.db.clone(),
+                state.research.clone(),
+                state.research_wake.clone(),
+                Duration::from_secs(state.config.research_interval_seconds.max(1)),
+                shutdown.clone(),
+            )),
+            tokio::spawn(collector_loop(
+                state.db.clone(),
+                state.collectors.clone(),
+                state.dispatcher.clone(),
+                shutdown.clone(),
+            )),
             tokio::spawn(crate::delivery::digest::digest_loop(
                 state.db.clone(),
                 state.config.clone(),
@@ -175,23 +195,4 @@ async fn serve(
         _ = deadline => tracing::warn!("requests still in flight at the drain deadline"),
     }
     Ok(())
-}
-
-/// Periodically re-checks pending targets against new companies and people.
-async fn research_loop(state: AppState, shutdown: CancellationToken) {
-    let period = Duration::from_secs(state.config.research_interval_seconds.max(1));
-    loop {
-        tokio::select! {
-            _ = shutdown.cancelled() => return,
-            _ = tokio::time::sleep(period) => {}
-        }
-        match sweep_pending_targets(&state.db).await {
-            Ok(report) => tracing::info!(
-                checked = report.checked,
-                resolved = report.resolved,
-                "research sweep done"
-            ),
-            Err(err) => tracing::error!(error = %err, "research sweep failed"),
-        }
-    }
 }

@@ -7,6 +7,8 @@ use std::str::FromStr;
 
 use clap::{ArgAction, Args, ValueEnum};
 
+use crate::domain::job_board::Provider;
+
 /// Where the database lives. Shared by every subcommand that touches data.
 #[derive(Clone, Args)]
 pub struct DatabaseArgs {
@@ -89,6 +91,42 @@ impl FromStr for RetrySchedule {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| format!("retry schedule must be comma-separated seconds, got {s:?}"))?;
         Ok(RetrySchedule(steps))
+    }
+}
+
+/// The collectors a process runs, parsed from `greenhouse,lever`; empty = none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CollectorList(pub Vec<Provider>);
+
+impl FromStr for CollectorList {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut list = Vec::new();
+        for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let provider = Provider::parse(&name.to_ascii_lowercase()).ok_or_else(|| {
+                format!("unknown collector {name:?}: use greenhouse, lever or ashby")
+            })?;
+            if !list.contains(&provider) {
+                list.push(provider);
+            }
+        }
+        Ok(CollectorList(list))
+    }
+}
+
+impl Config {
+    /// True when pending domain targets are looked up on their website.
+    pub fn research_fetches(&self) -> bool {
+        self.research_fetch.unwrap_or(true)
+    }
+
+    /// The base URL of a job-board provider's API.
+    pub fn board_api_url(&self, provider: Provider) -> &str {
+        match provider {
+            Provider::Greenhouse => &self.greenhouse_url,
+            Provider::Lever => &self.lever_url,
+            Provider::Ashby => &self.ashby_url,
+        }
     }
 }
 
@@ -180,6 +218,67 @@ pub struct Config {
     )]
     pub research_interval_seconds: u64,
 
+    /// Website looked up for a pending domain target; `{domain}` is replaced by the domain
+    #[arg(
+        long = "research-url-template",
+        alias = "research_url_template",
+        env = "SIGNALWATCH_RESEARCH_URL_TEMPLATE",
+        default_value = "https://{domain}/"
+    )]
+    pub research_url_template: String,
+
+    /// Look pending domain targets up on their website (default true; false under
+    /// `serve --demo` unless set)
+    #[arg(long = "research-fetch", alias = "research_fetch",
+          env = "SIGNALWATCH_RESEARCH_FETCH", action = ArgAction::Set, num_args = 0..=1,
+          default_missing_value = "true")]
+    pub research_fetch: Option<bool>,
+
+    /// Collectors that run, comma-separated: greenhouse, lever, ashby (empty = none)
+    #[arg(
+        long = "collectors",
+        env = "SIGNALWATCH_COLLECTORS",
+        default_value = ""
+    )]
+    pub collectors: CollectorList,
+
+    /// Seconds between two passes of each collector
+    #[arg(
+        long = "collect-interval-seconds",
+        alias = "collect_interval_seconds",
+        env = "SIGNALWATCH_COLLECT_INTERVAL_SECONDS",
+        default_value_t = 3600,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub collect_interval_seconds: u64,
+
+    /// Base URL of the Greenhouse job board API
+    #[arg(
+        long = "greenhouse-url",
+        alias = "greenhouse_url",
+        env = "SIGNALWATCH_GREENHOUSE_URL",
+        default_value = "https://boards-api.greenhouse.io"
+    )]
+    pub greenhouse_url: String,
+
+    /// Base URL of the Lever postings API
+    #[arg(
+        long = "lever-url",
+        alias = "lever_url",
+        env = "SIGNALWATCH_LEVER_URL",
+        default_value = "https://api.lever.co"
+    )]
+    pub lever_url: String,
+
+    /// Base URL of the Ashby job posting API
+    #[arg(
+        long = "ashby-url",
+        alias = "ashby_url",
+        env = "SIGNALWATCH_ASHBY_URL",
+        default_value = "https://api.ashbyhq.com"
+    )]
+    pub ashby_url: String,
+
     /// Default per-team, per-endpoint request limit per minute
     #[arg(
         long = "rate-limit-per-minute",
@@ -249,6 +348,14 @@ mod tests {
     #[test]
     fn a_malformed_retry_schedule_is_refused() {
         assert!("5,soon".parse::<RetrySchedule>().is_err());
+    }
+
+    #[test]
+    fn collectors_are_named_once_each_and_unknown_ones_refused() {
+        let list: CollectorList = " lever, Greenhouse,lever,".parse().expect("valid");
+        assert_eq!(list.0, [Provider::Lever, Provider::Greenhouse]);
+        assert_eq!("".parse::<CollectorList>(), Ok(CollectorList::default()));
+        assert!("lever,workday".parse::<CollectorList>().is_err());
     }
 
     #[test]

@@ -51,6 +51,8 @@ impl Launch {
             .arg(self.dir.join("mail"))
             // Digests would compete for the database; one a day keeps them out of the figures.
             .args(["--email-digest-seconds", "86400", "--log", "warn"])
+            // Targets of made-up domains must not be looked up on the internet.
+            .args(["--research-fetch", "false"])
             .env("SIGNALWATCH_ALLOW_PRIVATE_WEBHOOKS", "true")
             .env_remove("SIGNALWATCH_DATABASE_URL")
             .stdin(Stdio::null())

@@ -18,8 +18,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The subcommands.
+/// The subcommands. Parsed once per process, so the size of `serve`'s settings costs nothing.
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Run the API server and background workers
     Serve(serve::ServeArgs),

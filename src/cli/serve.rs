@@ -26,7 +26,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     // them instead of killing it in the middle.
     let shutdown = CancellationToken::new();
     tokio::spawn(stop_on_signal(Signals::listen()?, shutdown.clone()));
-    let mut config = args.config.clone();
+    let mut config = effective_config(&args);
     // The demo prints a request that fires a signal through the admin API: it needs a token.
     let generated_token = args.demo && config.admin_token.is_none();
     if generated_token {
@@ -58,6 +58,16 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         None => tracing::info!(role = ?args.config.role, "signalwatch workers running"),
     }
     app.run(shutdown).await
+}
+
+/// The configuration `serve` runs with: under `--demo`, whose data names made-up domains, no
+/// website is looked up unless `SIGNALWATCH_RESEARCH_FETCH` says so.
+fn effective_config(args: &ServeArgs) -> Config {
+    let mut config = args.config.clone();
+    if args.demo && config.research_fetch.is_none() {
+        config.research_fetch = Some(false);
+    }
+    config
 }
 
 /// Logs go to stderr (stdout carries what `--demo` prints for the user); colours only when
@@ -128,5 +138,32 @@ async fn print_first_run_hint(db: &Db) {
              signalwatch admin team create --name \"Acme\" --owner-email you@example.com\n\
              or start with generated data: signalwatch serve --demo"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    fn fetches(args: &[&str]) -> bool {
+        let cli = Cli::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
+            .expect("valid arguments");
+        effective_config(&cli.serve).research_fetches()
+    }
+
+    #[test]
+    fn the_demo_looks_no_website_up_unless_asked() {
+        assert!(fetches(&[]));
+        assert!(!fetches(&["--demo"]));
+        assert!(fetches(&["--demo", "--research-fetch", "true"]));
+        assert!(!fetches(&["--research-fetch", "false"]));
     }
 }

@@ -267,6 +267,7 @@ fn chain(error: &(dyn StdError + 'static)) -> String {
     parts.join(": ")
 }
 
+pub mod fetch;
 #[cfg(test)]
 mod ssrf_corpus;
 #[cfg(test)]

@@ -2,6 +2,8 @@
 
 use serde::Deserialize;
 
+use super::job_board::JobBoard;
+
 /// Growth figures of a company, as fractions over the named periods.
 pub type GrowthInfo = serde_json::Value;
 
@@ -29,6 +31,8 @@ pub struct CompanyRecord {
     pub keywords: Option<Vec<String>>,
     pub specialties: Option<Vec<String>>,
     pub growth_info: Option<GrowthInfo>,
+    /// The public job boards the company publishes its positions on.
+    pub job_boards: Option<Vec<JobBoard>>,
 }
 
 impl CompanyRecord {

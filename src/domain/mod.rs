@@ -7,6 +7,7 @@ pub mod countries;
 pub mod csv_mapping;
 pub mod date_preset;
 pub mod delivery_status;
+pub mod job_board;
 pub mod job_tags;
 pub mod keyword_query;
 pub mod person_name;

@@ -11,6 +11,7 @@ use crate::domain::company::CompanyRecord;
 use crate::domain::time::now_ms;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_targets::StoredCompany;
+use crate::store::job_boards::{BoardSource, upsert_boards};
 use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError, new_id};
 
@@ -18,6 +19,17 @@ use crate::store::{Db, StoreError, new_id};
 #[derive(Debug)]
 pub struct PreparedCompanies {
     records: Vec<Result<(CompanyRecord, DerivedKeys), RecordError>>,
+    /// Who named the records' job boards.
+    boards: BoardSource,
+}
+
+impl PreparedCompanies {
+    /// Records found by research, not given by the operator: a job board they name that is
+    /// already known stays with its company.
+    pub fn discovered(mut self) -> PreparedCompanies {
+        self.boards = BoardSource::Discovered;
+        self
+    }
 }
 
 /// Derives the lookup keys of company records (no database work).
@@ -31,7 +43,10 @@ pub fn prepare_companies(records: Vec<Result<CompanyRecord, RecordError>>) -> Pr
             })
         })
         .collect();
-    PreparedCompanies { records }
+    PreparedCompanies {
+        records,
+        boards: BoardSource::Operator,
+    }
 }
 
 /// Stores companies (records that failed to parse are passed in as errors) in one transaction.
@@ -58,6 +73,7 @@ pub async fn store_companies(
 ) -> Result<UpsertReport, StoreError> {
     let now = now_ms();
     let mut report = UpsertReport::default();
+    let board_source = prepared.boards;
     let mut valid = Vec::new();
     for record in prepared.records {
         match record {
@@ -89,6 +105,11 @@ pub async fn store_companies(
         })
         .collect();
     write_companies(&mut tx, &new, &stored, &order, now).await?;
+    for row in &plan.rows {
+        if let Some(boards) = row.record.job_boards.as_deref() {
+            upsert_boards(&mut tx, &row.id, boards, board_source, now).await?;
+        }
+    }
     bump_data_version(&mut tx).await?;
     tx.commit().await?;
     report.ids = order.iter().map(|c| c.id.to_string()).collect();

@@ -91,6 +91,7 @@ fn main_company_fields(
         keywords: None,
         specialties: string_list(record, "companySpecialties"),
         growth_info: None,
+        job_boards: None,
     };
     company.fill_slug();
     company
@@ -125,6 +126,7 @@ pub fn acquirer_ref(record: &Record) -> CompanyRef {
         keywords: None,
         specialties: None,
         growth_info: None,
+        job_boards: None,
     };
     company.fill_slug();
     CompanyRef {

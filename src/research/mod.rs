@@ -1,5 +1,10 @@
-//! Target research: matching pending targets to companies that have become known, and keeping
-//! member-profile targets at the company where the person works now.
+//! Target research: matching pending targets to companies that have become known, looking
+//! pending domains up on their websites, and keeping member-profile targets at the company where
+//! the person works now.
+
+pub mod lookup;
+pub mod website;
+pub mod worker;
 
 use serde::Serialize;
 

@@ -68,9 +68,14 @@ pub async fn import_signals(
     Ok(report)
 }
 
-/// Re-checks every pending target now.
-pub async fn run_research(db: &Db) -> Result<SweepReport, ServiceError> {
-    Ok(sweep_pending_targets(db).await?)
+/// Re-checks every pending target now against the known companies and people, then looks every
+/// domain still pending up on its website (when look-ups are on), backoff or not.
+pub async fn run_research(services: &Services) -> Result<SweepReport, ServiceError> {
+    let mut report = sweep_pending_targets(&services.db).await?;
+    let looked_up = services.research.look_up_due(&services.db, true).await?;
+    report.resolved += looked_up.resolved;
+    services.dispatcher.wake();
+    Ok(report)
 }
 
 /// The import files under `path` (a directory or one file), in the order they must load.

@@ -4,6 +4,7 @@
 //! it needs, applies the team's limits, and returns typed results or a [`ServiceError`]; it
 //! knows nothing of HTTP.
 
+pub mod collectors;
 pub mod companies;
 pub mod credits;
 pub mod deliveries;
@@ -22,10 +23,12 @@ use std::sync::Arc;
 
 use tokio::sync::Notify;
 
+use crate::collectors::Collectors;
 use crate::config::Config;
 use crate::delivery::dispatch::Dispatcher;
 use crate::domain::time::Clock;
 use crate::ingest::group::IngestGroups;
+use crate::research::lookup::Researcher;
 use crate::store::Db;
 use crate::store::count_cache::CountCache;
 
@@ -44,6 +47,12 @@ pub struct Services {
     pub ingest: IngestGroups,
     /// Wakes this process's enrichment worker when a job is accepted.
     pub enrichment_wake: Arc<Notify>,
+    /// Looks pending domain targets up on their websites.
+    pub research: Arc<Researcher>,
+    /// Wakes this process's research worker when targets are added.
+    pub research_wake: Arc<Notify>,
+    /// The job-board collectors this process runs.
+    pub collectors: Arc<Collectors>,
     /// What "now" is for rules of age, such as the retention of enrichment jobs.
     pub clock: Clock,
 }

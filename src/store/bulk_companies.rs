@@ -69,6 +69,14 @@ impl CompanyRow {
             specialties,
             growth_info
         );
+        if let Some(boards) = later.job_boards {
+            let all = r.job_boards.get_or_insert_with(Vec::new);
+            for board in boards {
+                if !all.contains(&board) {
+                    all.push(board);
+                }
+            }
+        }
         let k = &mut self.keys;
         k.domain = keys.domain.or(k.domain.take());
         k.registrable = keys.registrable.or(k.registrable.take());

@@ -6,11 +6,13 @@
 //! backend so each statement is written once. Team-owned reads always take the team id.
 
 pub mod alerts;
+pub mod board_postings;
 pub mod bulk;
 pub mod bulk_companies;
 pub mod bulk_people;
 pub mod bulk_targets;
 mod bulk_unnest;
+pub mod collector_runs;
 pub mod companies;
 pub mod company_lists;
 pub mod company_names;
@@ -21,6 +23,7 @@ pub mod delivery_history;
 pub mod demo;
 pub mod enrichment;
 pub mod error;
+pub mod job_boards;
 pub mod matched_funding;
 pub mod monitors;
 pub mod outbox;

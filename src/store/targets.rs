@@ -26,6 +26,8 @@ pub struct TargetView {
     pub company_country: Option<String>,
     pub last_signal_type: Option<String>,
     pub last_signal_at: Option<i64>,
+    /// Why the last look-up of a pending target's website failed.
+    pub research_error: Option<String>,
 }
 
 /// A target about to be stored.
@@ -56,7 +58,7 @@ const VIEW_SELECT: &str = "SELECT t.id, t.monitor_id, t.kind, t.value, t.company
      (SELECT sc.kind FROM signal_companies sc WHERE sc.company_id = t.company_id \
       ORDER BY sc.occurred_at DESC, sc.signal_id DESC LIMIT 1) AS last_signal_type, \
      (SELECT MAX(sc.occurred_at) FROM signal_companies sc WHERE sc.company_id = t.company_id) \
-      AS last_signal_at \
+      AS last_signal_at, t.research_error \
      FROM targets t LEFT JOIN companies c ON c.id = t.company_id";
 
 /// Number of targets across all of a team's monitors.
@@ -316,4 +318,89 @@ pub async fn resolve_target(tx: &mut Tx, id: &str, company_id: &str) -> Result<b
     .execute(conn)
     .await
     .map(|r| r.rows_affected() > 0))?)
+}
+
+/// Domains of pending `domain` targets whose website look-up is due (every pending one when
+/// `all`), those waiting longest first, each once.
+pub async fn domains_due(
+    db: &Db,
+    now: i64,
+    limit: i64,
+    all: bool,
+) -> Result<Vec<String>, StoreError> {
+    // Every statement names each parameter it binds (PostgreSQL must infer their types).
+    let due = if all {
+        " AND CAST($1 AS BIGINT) IS NOT NULL"
+    } else {
+        " AND research_due_at <= $1"
+    };
+    let sql = format!(
+        "SELECT value FROM targets WHERE kind = 'domain' AND company_id IS NULL{due} \
+         GROUP BY value ORDER BY MIN(research_due_at), MIN(created_at), value LIMIT $2"
+    );
+    Ok(on_db!(db, |pool| sqlx::query_scalar(sqlx::AssertSqlSafe(
+        sql
+    ))
+    .bind(now)
+    .bind(limit)
+    .fetch_all(pool)
+    .await)?)
+}
+
+/// Takes a domain's look-up: its pending targets are not due again before `hold_until`, so
+/// another worker leaves it alone meanwhile. `Some(attempts so far)` when this worker took it,
+/// `None` when nothing was due (resolved meanwhile, or taken by another worker).
+pub async fn hold_domain(
+    db: &Db,
+    domain: &str,
+    now: i64,
+    hold_until: i64,
+    all: bool,
+) -> Result<Option<i64>, StoreError> {
+    let due = if all {
+        " AND CAST($2 AS BIGINT) IS NOT NULL"
+    } else {
+        " AND research_due_at <= $2"
+    };
+    let sql = format!(
+        "UPDATE targets SET research_due_at = $3 \
+         WHERE kind = 'domain' AND value = $1 AND company_id IS NULL{due} \
+         RETURNING research_attempts"
+    );
+    let attempts: Vec<i64> = db
+        .write(async |tx| {
+            Ok(on_tx!(tx, |conn| sqlx::query_scalar(sqlx::AssertSqlSafe(
+                sql.clone()
+            ))
+            .bind(domain)
+            .bind(now)
+            .bind(hold_until)
+            .fetch_all(conn)
+            .await)?)
+        })
+        .await?;
+    Ok(attempts.into_iter().max())
+}
+
+/// Records why a domain's look-up failed on its pending targets; the next is due at `due_at`.
+pub async fn record_research_failure(
+    db: &Db,
+    domain: &str,
+    error: &str,
+    due_at: i64,
+) -> Result<(), StoreError> {
+    db.write(async |tx| {
+        on_tx!(tx, |conn| sqlx::query(
+            "UPDATE targets SET research_error = $2, research_attempts = research_attempts + 1, \
+             research_due_at = $3 WHERE kind = 'domain' AND value = $1 AND company_id IS NULL"
+        )
+        .bind(domain)
+        .bind(error)
+        .bind(due_at)
+        .execute(conn)
+        .await
+        .map(|_| ()))?;
+        Ok(())
+    })
+    .await
 }

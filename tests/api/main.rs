@@ -4,6 +4,8 @@ mod support;
 
 mod acquisition_list;
 mod admin;
+mod collectors_boards;
+mod collectors_scale_out;
 mod company_list;
 mod crash_recovery;
 mod credits;
@@ -37,6 +39,7 @@ mod profile_targets;
 mod readme_examples;
 mod record_types;
 mod request_order;
+mod research_lookup;
 mod scale_out;
 mod schema_parity;
 mod shared_limits;

@@ -79,6 +79,6 @@ pub async fn import_signals(
 
 /// `POST /admin/v1/research/run`: re-checks every pending target now.
 pub async fn run_research(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let report = imports::run_research(&state.db).await?;
+    let report = imports::run_research(&state).await?;
     Ok(ok("admin.research.run", report))
 }

@@ -1,6 +1,7 @@
 //! The operator's admin API under `/admin/v1`, guarded by `SIGNALWATCH_ADMIN_TOKEN`. When no
 //! token is configured it answers 404, as if it did not exist.
 
+pub mod collectors;
 pub mod imports;
 pub mod teams;
 
@@ -32,6 +33,8 @@ pub fn routes(state: &AppState) -> Router<AppState> {
         .route("/people", post(imports::import_people))
         .route("/signals/{kind}", post(imports::import_signals))
         .route("/research/run", post(imports::run_research))
+        .route("/collectors", get(collectors::list_collectors))
+        .route("/collectors/{name}/run", post(collectors::run_collector))
         .route_layer(from_fn_with_state(state.clone(), require_admin))
         // For the JSON bodies of the team routes; imports read their body with their own limit.
         .layer(DefaultBodyLimit::max(MAX_JSON_BODY))

@@ -26,6 +26,8 @@ pub struct TargetOut {
     pub last_signal_type: Option<String>,
     pub last_signal_at: Option<String>,
     pub created_at: String,
+    /// Why the last look-up of a pending target's website failed; `null` otherwise.
+    pub research_error: Option<String>,
 }
 
 /// The company a target resolved to.
@@ -46,6 +48,7 @@ impl From<TargetView> for TargetOut {
             .company_name
             .as_deref()
             .map(|name| shown_slug(t.company_slug.as_deref(), name));
+        let research_error = t.research_error.filter(|_| t.company_id.is_none());
         let company = t.company_id.map(|id| TargetCompany {
             id,
             name: t.company_name,
@@ -69,6 +72,7 @@ impl From<TargetView> for TargetOut {
             last_signal_type: t.last_signal_type,
             last_signal_at: t.last_signal_at.map(format_ms),
             created_at: format_ms(t.created_at),
+            research_error,
         }
     }
 }

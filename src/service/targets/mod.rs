@@ -140,11 +140,14 @@ pub async fn add(
     let added = views_by_ids(&mut tx, &ids).await?;
     let resolved_companies = count_resolved_companies(&mut tx, monitor_id).await?;
     tx.commit().await?;
-    let pending = added
+    let pending: Vec<String> = added
         .iter()
         .filter(|t| t.company_id.is_none())
         .map(|t| t.value.clone())
         .collect();
+    if !pending.is_empty() {
+        services.research_wake.notify_one();
+    }
     Ok(AddedTargets {
         skipped_existing: sorted.duplicates + existing.len(),
         added,

@@ -127,6 +127,11 @@ impl TestApp {
         if !extra.contains(&"--mail-dir") {
             args.extend_from_slice(&["--mail-dir", &mail_dir]);
         }
+        for (flag, value) in super::sources::OFFLINE_SOURCES {
+            if !extra.contains(&flag) {
+                args.extend_from_slice(&[flag, value]);
+            }
+        }
         if let Some(token) = admin_token {
             args.extend_from_slice(&["--admin-token", token]);
         }

@@ -8,6 +8,7 @@ pub mod event_receiver;
 pub mod process;
 pub mod receiver;
 pub mod smtp_sink;
+pub mod sources;
 
 pub use app::{Team, TestApp, TestResponse};
 pub use backend::{Backend, redis_url};

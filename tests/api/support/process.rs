@@ -85,6 +85,12 @@ impl ServerProcess {
             .args(["--database-max-connections", "4"])
             .arg("--mail-dir")
             .arg(mail.path())
+            .args(
+                super::sources::OFFLINE_SOURCES
+                    .iter()
+                    .filter(|(flag, _)| !extra.contains(flag))
+                    .flat_map(|(flag, value)| [*flag, *value]),
+            )
             .args(extra)
             .stdin(Stdio::null())
             .stdout(output.try_clone().expect("log file handle"))
