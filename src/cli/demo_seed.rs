@@ -14,7 +14,8 @@ use tokio_util::sync::CancellationToken;
 use crate::demo::{DemoOptions, Scale, generate};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, now_ms};
-use crate::service::imports::{add_demo_signal, demo_company, is_fresh, seed_demo};
+use crate::service::sessions::issue_links;
+use crate::service::imports::{DEMO_OWNER_EMAIL, add_demo_signal, demo_company, is_fresh, seed_demo};
 use crate::store::Db;
 
 /// Seconds between two live demo signals.
@@ -26,7 +27,7 @@ pub async fn is_empty(db: &Db) -> bool {
 }
 
 /// Loads the demo data set and team into an empty database and prints how to try it.
-pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
+pub async fn seed(db: &Db, base: &str, public_base: &str) -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let now = Utc::now();
     let options = DemoOptions {
@@ -38,8 +39,12 @@ pub async fn seed(db: &Db, base: &str) -> anyhow::Result<()> {
     };
     println!("Generating and loading the demo data set…");
     generate(&options, &ProgressBar::hidden())?;
-    let key = seed_demo(db, dir.path()).await?.api_key;
+    let team = seed_demo(db, dir.path()).await?;
+    let key = team.api_key;
     println!("Demo team created. API key (shown once): {key}");
+    for link in issue_links(db, DEMO_OWNER_EMAIL, public_base).await? {
+        println!("Dashboard sign-in link (works once, within 15 minutes): {}", link.url);
+    }
     println!("Try:");
     println!(
         "  curl -s '{base}/api/v2/signals/funding?date_preset=last_30d&limit=5' -H 'Authorization: Bearer {key}'"

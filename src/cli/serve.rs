@@ -33,7 +33,11 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .unwrap_or_default();
     if args.demo {
         if demo_seed::is_empty(app.db()).await {
-            demo_seed::seed(app.db(), &base).await?;
+            let public_base = match &args.config.public_url {
+                Some(url) if !url.trim().is_empty() => args.config.public_base(),
+                _ => base.clone(),
+            };
+            demo_seed::seed(app.db(), &base, &public_base).await?;
         } else {
             println!("The database already has data: demo loading skipped.");
         }

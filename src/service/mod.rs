@@ -13,6 +13,7 @@ pub mod imports;
 pub mod keys;
 pub mod lists;
 pub mod monitors;
+pub mod sessions;
 pub mod signals;
 pub mod targets;
 pub mod teams;

@@ -6,6 +6,8 @@ mod acquisition_list;
 mod admin;
 mod company_list;
 mod crash_recovery;
+mod dashboard_monitors;
+mod dashboard_sign_in;
 mod credits;
 mod csv_enrichment;
 mod csv_enrichment_jobs;
