@@ -25,3 +25,12 @@ ALTER TABLE api_keys ADD COLUMN key_prefix TEXT;
 -- When the key last authenticated a request, to within an hour.
 ALTER TABLE api_keys ADD COLUMN last_used_at BIGINT;
 CREATE INDEX api_keys_user ON api_keys (user_id);
+
+-- Credits charged for list requests, per team and UTC day (epoch milliseconds of its
+-- midnight), for the usage charts. Delivery charges are counted from the deliveries.
+CREATE TABLE credit_usage_daily (
+    team_id TEXT NOT NULL,
+    day BIGINT NOT NULL,
+    credits BIGINT NOT NULL,
+    PRIMARY KEY (team_id, day)
+);

@@ -15,8 +15,6 @@ use crate::service::sessions::Session;
 
 /// Largest form body the dashboard reads (uploads excepted).
 const MAX_FORM_BYTES: usize = 1024 * 1024;
-/// Largest upload (a CSV file) the dashboard accepts.
-pub const MAX_UPLOAD_BYTES: usize = 16 * 1024 * 1024;
 
 /// Refuses a state-changing request without the session's CSRF token.
 pub async fn check(req: Request, next: Next) -> Response {

@@ -3,15 +3,24 @@
 //! without JavaScript; the vendored htmx only enhances them.
 
 mod assets;
+mod charts;
 mod csrf;
+mod delivery;
+mod enrichment;
 mod headers;
+mod keys;
 mod login;
 mod monitor;
 mod monitors;
 mod page;
 mod session;
+mod signals;
+mod usage;
+mod webhook_form;
+mod webhooks;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::Redirect;
 use axum::routing::{get, post};
@@ -37,6 +46,32 @@ pub fn routes(state: &AppState) -> Router<AppState> {
             "/monitors/{id}/targets/{target_id}/remove",
             post(monitor::remove_target),
         )
+        .route("/webhooks", get(webhooks::list).post(webhooks::create))
+        .route("/webhooks/{id}", get(webhooks::show).post(webhooks::update))
+        .route("/webhooks/{id}/test", post(webhooks::send_test))
+        .route("/webhooks/{id}/rotate", post(webhooks::rotate))
+        .route("/webhooks/{id}/delete", post(webhooks::delete))
+        .route("/webhooks/{id}/retry-failed", post(webhooks::retry_failed))
+        .route(
+            "/webhooks/{id}/deliveries/{delivery_id}",
+            get(delivery::show),
+        )
+        .route(
+            "/webhooks/{id}/deliveries/{delivery_id}/retry",
+            post(delivery::retry),
+        )
+        .route("/keys", get(keys::list).post(keys::create))
+        .route("/keys/{id}/revoke", post(keys::revoke))
+        .route("/signals", get(signals::form).post(signals::search))
+        .route(
+            "/enrichment",
+            get(enrichment::list)
+                .post(enrichment::upload)
+                .layer(DefaultBodyLimit::max(crate::http::extract::MAX_JSON_BODY)),
+        )
+        .route("/enrichment/{id}", get(enrichment::show))
+        .route("/enrichment/{id}/results.csv", get(enrichment::download))
+        .route("/usage", get(usage::show))
         .route("/logout", post(login::logout))
         .fallback(page::not_found)
         .layer(from_fn(csrf::check))

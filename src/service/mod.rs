@@ -17,6 +17,7 @@ pub mod sessions;
 pub mod signals;
 pub mod targets;
 pub mod teams;
+pub mod usage;
 pub mod webhooks;
 
 use std::sync::Arc;

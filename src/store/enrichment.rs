@@ -120,6 +120,20 @@ pub async fn find_job(db: &Db, team_id: &str, job_id: &str) -> Result<Option<Job
     .await)?)
 }
 
+/// The team's most recent jobs, newest first.
+pub async fn recent_jobs(db: &Db, team_id: &str, limit: i64) -> Result<Vec<JobRow>, StoreError> {
+    Ok(on_db!(db, |pool| sqlx::query_as::<_, JobRow>(
+        "SELECT id, team_id, status, file_name, mapping, columns, total, processed, matched, \
+         with_funding, with_acquisition, with_hiring, with_job_change, error_code, \
+         error_message, created_at, completed_at FROM enrichment_jobs \
+         WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
+    )
+    .bind(team_id)
+    .bind(limit)
+    .fetch_all(pool)
+    .await)?)
+}
+
 /// A processed row of a job.
 #[derive(Debug, Clone, FromRow)]
 pub struct ResultRow {

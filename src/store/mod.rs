@@ -6,6 +6,7 @@
 //! backend so each statement is written once. Team-owned reads always take the team id.
 
 pub mod alerts;
+pub mod api_keys;
 pub mod bulk;
 pub mod bulk_companies;
 pub mod bulk_people;
@@ -40,6 +41,7 @@ pub mod stats;
 mod tag_strategy;
 pub mod targets;
 pub mod teams;
+pub mod usage;
 pub mod versions;
 pub mod webhooks;
 

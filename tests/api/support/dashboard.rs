@@ -122,6 +122,16 @@ impl<'a> Visitor<'a> {
         self.send(request).await
     }
 
+    /// POST a body of the given content type to a dashboard path.
+    pub async fn post_raw(&self, path: &str, content_type: &str, body: String) -> Page {
+        let request = self
+            .client
+            .post(format!("{}{path}", self.app.base))
+            .header("content-type", content_type)
+            .body(body);
+        self.send(request).await
+    }
+
     /// POST a form with the CSRF token of `page` added.
     pub async fn submit(&self, page: &Page, path: &str, fields: &[(&str, &str)]) -> Page {
         let token = page.csrf();

@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod backend;
+pub mod browser;
 pub mod dashboard;
 pub mod event_receiver;
 pub mod process;
