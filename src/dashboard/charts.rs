@@ -105,7 +105,7 @@ fn frame<'a, 'b>(
     Ok(chart)
 }
 
-fn legend(chart: &mut Chart<'_, '_>) -> Result<(), String> {
+fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> Result<(), String> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)

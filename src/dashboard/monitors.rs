@@ -5,7 +5,6 @@ use axum::Form;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde::Deserialize;
 
 use super::page::{Layout, PageError, render, render_with, see_other, when};
 use crate::domain::signal_type::SignalType;

@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::page::{Layout, PageError, render, render_with, see_other, when};
+use super::page::{Layout, PageError, render_with, see_other, when};
 use super::webhook_form::{EventChoice, FilterField, WebhookErrors, WebhookForm};
 use crate::http::state::AppState;
 use crate::service::deliveries::{self, DeliveryKey, DeliveryQuery};

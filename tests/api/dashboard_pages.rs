@@ -226,7 +226,7 @@ async fn a_search_is_charged_exactly_like_the_api_request(backend: Backend) {
     found.assert_shows("This search cost 1 credit; your team has 9 left.");
     assert_eq!(credits(&app, &team).await, 9);
     let api = app.get("/api/v2/signals/funding?limit=10", &team.key).await;
-    assert_eq!(api.body["meta"]["credits_remaining"], 8, "{:?}", api.body["meta"]);
+    assert_eq!(api.body["meta"]["creditsRemaining"], 8, "{:?}", api.body["meta"]);
 
     let companies = visitor
         .submit(&form, "/app/signals", &[("list", "companies"), ("search", "Acme")])
