@@ -191,7 +191,11 @@ pub struct Config {
 
     /// Base of the links the service sends by e-mail, such as dashboard sign-in links
     /// [default: http:// + the listen address]
-    #[arg(long = "public-url", alias = "public_url", env = "SIGNALWATCH_PUBLIC_URL")]
+    #[arg(
+        long = "public-url",
+        alias = "public_url",
+        env = "SIGNALWATCH_PUBLIC_URL"
+    )]
     pub public_url: Option<String>,
 
     /// Log filter (tracing env-filter syntax)

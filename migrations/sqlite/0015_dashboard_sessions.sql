@@ -26,7 +26,7 @@ ALTER TABLE api_keys ADD COLUMN key_prefix TEXT;
 ALTER TABLE api_keys ADD COLUMN last_used_at BIGINT;
 CREATE INDEX api_keys_user ON api_keys (user_id);
 
--- Credits charged for list requests, per team and UTC day (epoch milliseconds of its
+-- Credits charged for list requests and enrichment jobs, per team and UTC day (epoch ms of its
 -- midnight), for the usage charts. Delivery charges are counted from the deliveries.
 CREATE TABLE credit_usage_daily (
     team_id TEXT NOT NULL,

@@ -5,8 +5,8 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use crate::config::DatabaseArgs;
-use crate::service::{keys, sessions};
 use crate::service::teams::{self, TeamRequest, check_changes};
+use crate::service::{keys, sessions};
 use crate::store::Db;
 
 /// Options of `admin`.
@@ -23,7 +23,11 @@ pub struct AdminArgs {
     )]
     pub default_rate_limit: u32,
     /// Base of printed sign-in links [default: http:// + the listen address]
-    #[arg(long = "public-url", alias = "public_url", env = "SIGNALWATCH_PUBLIC_URL")]
+    #[arg(
+        long = "public-url",
+        alias = "public_url",
+        env = "SIGNALWATCH_PUBLIC_URL"
+    )]
     pub public_url: Option<String>,
     /// The service's listen address, the default base of sign-in links
     #[arg(long, env = "SIGNALWATCH_LISTEN", default_value = "127.0.0.1:8080")]

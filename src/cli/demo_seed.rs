@@ -14,8 +14,10 @@ use tokio_util::sync::CancellationToken;
 use crate::demo::{DemoOptions, Scale, generate};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::{format_ms, now_ms};
+use crate::service::imports::{
+    DEMO_OWNER_EMAIL, add_demo_signal, demo_company, is_fresh, seed_demo,
+};
 use crate::service::sessions::issue_links;
-use crate::service::imports::{DEMO_OWNER_EMAIL, add_demo_signal, demo_company, is_fresh, seed_demo};
 use crate::store::Db;
 
 /// Seconds between two live demo signals.
@@ -43,7 +45,10 @@ pub async fn seed(db: &Db, base: &str, public_base: &str) -> anyhow::Result<()> 
     let key = team.api_key;
     println!("Demo team created. API key (shown once): {key}");
     for link in issue_links(db, DEMO_OWNER_EMAIL, public_base).await? {
-        println!("Dashboard sign-in link (works once, within 15 minutes): {}", link.url);
+        println!(
+            "Dashboard sign-in link (works once, within 15 minutes): {}",
+            link.url
+        );
     }
     println!("Try:");
     println!(

@@ -82,11 +82,17 @@ fn frame<'a, 'b>(
     let first = days.first().map_or(0, |d| d.day_ms);
     let mut chart = ChartBuilder::on(root)
         .margin(12)
+        .margin_right(28)
         .x_label_area_size(28)
         .y_label_area_size(44)
         .build_cartesian_2d(0..days.len() as i32, 0..top)
         .map_err(text)?;
+    let count = days.len() as i32;
+    // A label names the day whose slot starts at it; the axis' end starts no day.
     let date_of = |n: &i32| {
+        if *n >= count {
+            return String::new();
+        }
         DateTime::<Utc>::from_timestamp_millis(first + i64::from(*n) * 86_400_000)
             .map(|t| t.format("%b %d").to_string())
             .unwrap_or_default()

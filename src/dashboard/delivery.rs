@@ -93,8 +93,7 @@ pub async fn retry(
     session: Session,
     Path((webhook_id, delivery_id)): Path<(String, String)>,
 ) -> Result<Response, PageError> {
-    let retried =
-        deliveries::retry(&state, &session.context(), &webhook_id, &delivery_id).await?;
+    let retried = deliveries::retry(&state, &session.context(), &webhook_id, &delivery_id).await?;
     Ok(see_other(&format!(
         "/app/webhooks/{webhook_id}/deliveries/{}",
         retried.sent.delivery_id

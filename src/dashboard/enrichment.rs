@@ -128,7 +128,13 @@ pub async fn upload(
             let message = "Your team is out of credits: an enrichment job costs 1 credit. \
                            Nothing was charged."
                 .to_string();
-            list_page(&state, &session, Some(message), StatusCode::PAYMENT_REQUIRED).await
+            list_page(
+                &state,
+                &session,
+                Some(message),
+                StatusCode::PAYMENT_REQUIRED,
+            )
+            .await
         }
         Err(ServiceError::Invalid(message)) => {
             list_page(&state, &session, Some(message), StatusCode::BAD_REQUEST).await

@@ -69,7 +69,9 @@ pub async fn request_link(State(state): State<AppState>, Form(form): Form<LoginF
         let page = LoginPage {
             email: &email,
             sent: false,
-            error: Some("Too many sign-in links were asked for this address. Wait a minute and try again."),
+            error: Some(
+                "Too many sign-in links were asked for this address. Wait a minute and try again.",
+            ),
         };
         let mut response = render_with(StatusCode::TOO_MANY_REQUESTS, &page);
         response

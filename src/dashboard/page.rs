@@ -90,9 +90,11 @@ impl IntoResponse for PageError {
                 "This form has expired",
                 "Nothing was changed. Go back, reload the page and try again.",
             ),
-            PageError::Invalid(message) => {
-                (StatusCode::BAD_REQUEST, "That did not work", message.as_str())
-            }
+            PageError::Invalid(message) => (
+                StatusCode::BAD_REQUEST,
+                "That did not work",
+                message.as_str(),
+            ),
             PageError::Conflict(message) => {
                 (StatusCode::CONFLICT, "That did not work", message.as_str())
             }

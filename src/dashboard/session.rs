@@ -84,7 +84,10 @@ mod tests {
     #[test]
     fn the_session_cookie_is_found_among_others() {
         let mut headers = HeaderMap::new();
-        headers.insert(header::COOKIE, HeaderValue::from_static("a=1; sw_session=abc; b=2"));
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; sw_session=abc; b=2"),
+        );
         assert_eq!(cookie_value(&headers).as_deref(), Some("abc"));
         headers.insert(header::COOKIE, HeaderValue::from_static("sw_session="));
         assert_eq!(cookie_value(&headers), None);
@@ -96,6 +99,11 @@ mod tests {
         let plain = plain.to_str().unwrap();
         assert!(plain.contains("HttpOnly") && plain.contains("SameSite=Lax"));
         assert!(!plain.contains("Secure"));
-        assert!(set_cookie("x", true).to_str().unwrap().ends_with("; Secure"));
+        assert!(
+            set_cookie("x", true)
+                .to_str()
+                .unwrap()
+                .ends_with("; Secure")
+        );
     }
 }

@@ -31,7 +31,14 @@ const LISTS: [(&str, &str); 5] = [
     ("companies", "Companies"),
 ];
 /// Parameters shown first; the rest of each list's parameters sit under "More filters".
-const MAIN: [&str; 6] = ["search", "date_preset", "dateFrom", "dateTo", "countries", "limit"];
+const MAIN: [&str; 6] = [
+    "search",
+    "date_preset",
+    "dateFrom",
+    "dateTo",
+    "countries",
+    "limit",
+];
 
 /// A filter field of the form.
 pub struct FieldItem {
@@ -156,11 +163,21 @@ enum Refusal {
     Service(ServiceError),
 }
 
-fn fill_results(page: &mut SignalsPage, charged: &ChargedPage<Value>, total: i64, at: i64, limit: i64) {
+fn fill_results(
+    page: &mut SignalsPage,
+    charged: &ChargedPage<Value>,
+    total: i64,
+    at: i64,
+    limit: i64,
+) {
     page.searched = true;
     page.total = total;
     page.page = at;
-    page.pages = if limit > 0 { (total + limit - 1) / limit } else { 0 };
+    page.pages = if limit > 0 {
+        (total + limit - 1) / limit
+    } else {
+        0
+    };
     page.credits_used = charged.credits_used;
     page.credits_remaining = charged.credits_remaining;
     page.results = charged.rows.iter().map(result_item).collect();
@@ -195,7 +212,12 @@ fn empty_page(
         value: value_of(name),
         error: (owner == Some(name)).then(|| error.clone().unwrap_or_default()),
     };
-    let main = names.iter().copied().filter(|n| MAIN.contains(n)).map(field).collect();
+    let main = names
+        .iter()
+        .copied()
+        .filter(|n| MAIN.contains(n))
+        .map(field)
+        .collect();
     let more = names
         .iter()
         .copied()
@@ -223,11 +245,7 @@ fn empty_page(
         pages: 0,
         credits_used: 0,
         credits_remaining: 0,
-        carried: sent
-            .iter()
-            .filter(|(k, _)| k != "page")
-            .cloned()
-            .collect(),
+        carried: sent.iter().filter(|(k, _)| k != "page").cloned().collect(),
     }
 }
 
@@ -261,7 +279,13 @@ fn result_item(record: &Value) -> ResultItem {
             })
             .unwrap_or_default()
     };
-    let date = first(&["occurredAt", "datePosted", "announcedDate", "createdAt", "discoveredAt"]);
+    let date = first(&[
+        "occurredAt",
+        "datePosted",
+        "announcedDate",
+        "createdAt",
+        "discoveredAt",
+    ]);
     ResultItem {
         date: date.get(..10).unwrap_or(&date).to_string(),
         company: first(&["companyName", "name", "acquirerName"]),

@@ -64,7 +64,8 @@ impl WebhookForm {
                 "event_types" => form.event_types.push(value),
                 key if FILTER_KEYS.contains(&key) => {
                     if !value.trim().is_empty() {
-                        form.filters.insert(key.to_string(), value.trim().to_string());
+                        form.filters
+                            .insert(key.to_string(), value.trim().to_string());
                     }
                 }
                 _ => {}

@@ -12,10 +12,10 @@ use serde::Deserialize;
 use super::page::{Layout, PageError, render_with, see_other, when};
 use super::webhook_form::{EventChoice, FilterField, WebhookErrors, WebhookForm};
 use crate::http::state::AppState;
+use crate::service::ServiceError;
 use crate::service::deliveries::{self, DeliveryKey, DeliveryQuery};
 use crate::service::sessions::Session;
 use crate::service::webhooks::{self, NewWebhook, Webhook, WebhookChanges};
-use crate::service::ServiceError;
 
 /// Deliveries one page of the table shows.
 const DELIVERIES_PER_PAGE: i64 = 50;
@@ -379,7 +379,9 @@ pub async fn retry_failed(
     let since = rfc3339_of(&form.since);
     let view = match deliveries::retry_failed(&state, &ctx, &id, since.as_deref()).await {
         Ok(queued) => View {
-            notice: Some(format!("{queued} failed deliveries queued to be sent again.")),
+            notice: Some(format!(
+                "{queued} failed deliveries queued to be sent again."
+            )),
             ..View::default()
         },
         Err(ServiceError::Invalid(message)) => View {
@@ -411,7 +413,10 @@ mod tests {
 
     #[test]
     fn a_browser_local_time_is_read_as_utc() {
-        assert_eq!(rfc3339_of("2026-05-29T10:30").as_deref(), Some("2026-05-29T10:30:00Z"));
+        assert_eq!(
+            rfc3339_of("2026-05-29T10:30").as_deref(),
+            Some("2026-05-29T10:30:00Z")
+        );
         assert_eq!(rfc3339_of(" "), None);
         assert_eq!(
             rfc3339_of("2026-05-29T10:30:00.000Z").as_deref(),

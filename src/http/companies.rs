@@ -73,8 +73,7 @@ pub fn parse_request(q: &QueryParams) -> Result<CompanyListRequest, ApiError> {
     q.allow_only(ALLOWED)?;
     let paging = paging(q)?;
     let (sort_column, order) = sorting(q, SORTS, "name")?;
-    let (employee_min, employee_max) =
-        int_range(q, "employee_count_min", "employee_count_max", 0)?;
+    let (employee_min, employee_max) = int_range(q, "employee_count_min", "employee_count_max", 0)?;
     let (founded_min, founded_max) = int_range(q, "founded_year_min", "founded_year_max", 1800)?;
     let query = CompanyQuery {
         search: text(q, "search"),

@@ -188,7 +188,10 @@ mod tests {
             url: "http://127.0.0.1:8080/app/login/abc".into(),
         };
         let raw = String::from_utf8(compose(&from, &link).unwrap().formatted()).unwrap();
-        assert!(raw.contains("Subject: [signalwatch] Sign-in link\r\n"), "{raw}");
+        assert!(
+            raw.contains("Subject: [signalwatch] Sign-in link\r\n"),
+            "{raw}"
+        );
         assert!(raw.contains("http://127.0.0.1:8080/app/login/abc"), "{raw}");
     }
 }

@@ -8,7 +8,9 @@ pub mod lookup;
 use sqlx::FromRow;
 
 use super::bulk::{RowStatement, Val, execute_rows};
+use super::credits::{day_of, record_usage};
 use super::{Db, StoreError, Tx};
+use crate::domain::time::now_ms;
 use crate::{on_db, on_tx};
 
 /// A job about to be accepted.
@@ -36,12 +38,19 @@ pub struct NewRow {
 /// Takes one credit from the team when its balance covers it; returns the balance after, or
 /// `None` (nothing taken). One conditional update, so the balance never goes below zero.
 pub async fn charge_credit(tx: &mut Tx, team_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(on_tx!(tx, |conn| sqlx::query_scalar::<_, i64>(
+    let left =
+        on_tx!(tx, |conn| {
+            sqlx::query_scalar::<_, i64>(
         "UPDATE teams SET credits = credits - 1 WHERE id = $1 AND credits >= 1 RETURNING credits"
     )
     .bind(team_id)
     .fetch_optional(conn)
-    .await)?)
+    .await
+        })?;
+    if left.is_some() {
+        record_usage(tx, team_id, 1, day_of(now_ms())).await?;
+    }
+    Ok(left)
 }
 
 /// Stores a pending job with all its rows.

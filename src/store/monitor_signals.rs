@@ -26,20 +26,24 @@ pub async fn recent_signals(
 ) -> Result<Vec<RecentSignal>, StoreError> {
     let kinds = serde_json::to_string(kinds).unwrap_or_else(|_| "[]".into());
     let sql = match db {
-        Db::Sqlite(_) => "SELECT s.id, s.kind, c.name AS company_name, s.title, s.occurred_at \
+        Db::Sqlite(_) => {
+            "SELECT s.id, s.kind, c.name AS company_name, s.title, s.occurred_at \
              FROM signals s JOIN companies c ON c.id = s.company_id \
              WHERE s.id IN (SELECT sc.signal_id FROM signal_companies sc WHERE sc.company_id IN \
                (SELECT t.company_id FROM targets t WHERE t.team_id = $1 AND t.monitor_id = $2 \
                 AND t.company_id IS NOT NULL)) \
              AND s.kind IN (SELECT value FROM json_each($3)) \
-             ORDER BY s.occurred_at DESC, s.id DESC LIMIT $4",
-        Db::Postgres(_) => "SELECT s.id, s.kind, c.name AS company_name, s.title, s.occurred_at \
+             ORDER BY s.occurred_at DESC, s.id DESC LIMIT $4"
+        }
+        Db::Postgres(_) => {
+            "SELECT s.id, s.kind, c.name AS company_name, s.title, s.occurred_at \
              FROM signals s JOIN companies c ON c.id = s.company_id \
              WHERE s.id IN (SELECT sc.signal_id FROM signal_companies sc WHERE sc.company_id IN \
                (SELECT t.company_id FROM targets t WHERE t.team_id = $1 AND t.monitor_id = $2 \
                 AND t.company_id IS NOT NULL)) \
              AND s.kind IN (SELECT jsonb_array_elements_text($3::jsonb)) \
-             ORDER BY s.occurred_at DESC, s.id DESC LIMIT $4",
+             ORDER BY s.occurred_at DESC, s.id DESC LIMIT $4"
+        }
     };
     Ok(on_db!(db, |pool| sqlx::query_as::<_, RecentSignal>(sql)
         .bind(team_id)

@@ -1,4 +1,5 @@
-//! A team's usage per UTC day, for the dashboard's charts: credits charged for lists, and
+//! A team's usage per UTC day, for the dashboard's charts: credits charged for lists and
+//! enrichment jobs, and
 //! deliveries by outcome (a successful paid delivery costs one credit too). Days are UTC days
 //! of 86,400,000 ms.
 
@@ -10,7 +11,7 @@ use crate::on_db;
 /// One day's figures.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DayUsage {
-    /// Credits charged: lists plus successful paid deliveries.
+    /// Credits charged: lists and enrichment jobs, plus successful paid deliveries.
     pub credits: i64,
     pub succeeded: i64,
     pub failed: i64,

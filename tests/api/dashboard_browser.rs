@@ -50,7 +50,9 @@ async fn sign_in(browser: &Browser, app: &TestApp) {
     assert_eq!(browser.path().await, "/app/login", "sent to sign in");
     browser.fill("email", OWNER).await;
     browser.press("Send sign-in link").await;
-    browser.wait_for_text("a sign-in link is on its way", false).await;
+    browser
+        .wait_for_text("a sign-in link is on its way", false)
+        .await;
     let link = wait_for_link(app.mail_dir(), OWNER, 1).await;
     browser.goto(&link).await;
     assert_eq!(browser.path().await, "/app/monitors");
@@ -62,7 +64,9 @@ async fn create_monitor(browser: &Browser, receiver: &Receiver) -> String {
     browser.fill("name", "Competitors").await;
     let funding = browser
         .client
-        .find(Locator::Css("input[name=signal_types][value=funding_round]"))
+        .find(Locator::Css(
+            "input[name=signal_types][value=funding_round]",
+        ))
         .await
         .expect("funding checkbox");
     funding.click().await.expect("tick");
@@ -71,11 +75,16 @@ async fn create_monitor(browser: &Browser, receiver: &Receiver) -> String {
     browser.wait_for_text("Add targets", false).await;
     let path = browser.path().await;
     assert!(path.starts_with("/app/monitors/"), "{path}");
-    browser.fill("entries", "acme.com\nwaiting-for-research.io").await;
+    browser
+        .fill("entries", "acme.com\nwaiting-for-research.io")
+        .await;
     browser.press("Add targets").await;
     browser.wait_for_text("Added 2", false).await;
     let html = browser.html().await;
-    assert!(html.contains("Resolved") && html.contains("Pending"), "{html}");
+    assert!(
+        html.contains("Resolved") && html.contains("Pending"),
+        "{html}"
+    );
     path
 }
 
@@ -85,7 +94,11 @@ async fn signal_arrives_and_its_delivery_fails_then_is_retried(
     monitor_path: &str,
 ) {
     let ingested = app
-        .admin(reqwest::Method::POST, "/signals/funding", Some(json!([acme_round("round-1")])))
+        .admin(
+            reqwest::Method::POST,
+            "/signals/funding",
+            Some(json!([acme_round("round-1")])),
+        )
         .await;
     assert_eq!(ingested.status, 200, "{:?}", ingested.body);
     browser.goto(&format!("{}{monitor_path}", app.base)).await;
@@ -109,7 +122,10 @@ async fn signal_arrives_and_its_delivery_fails_then_is_retried(
     delivery.click().await.expect("open delivery");
     browser.wait_for_text(">failed</span>", true).await;
     let html = browser.html().await;
-    assert!(html.contains("<td>500</td>") && html.contains("<td>502</td>"), "{html}");
+    assert!(
+        html.contains("<td>500</td>") && html.contains("<td>502</td>"),
+        "{html}"
+    );
     browser.screenshot("delivery").await;
     browser.press("Retry").await;
     browser.wait_for_text(">done</span>", true).await;
@@ -120,11 +136,20 @@ async fn signal_arrives_and_its_delivery_fails_then_is_retried(
 async fn upload_and_download(browser: &Browser, app: &TestApp) {
     let dir = tempfile::tempdir().expect("temp dir");
     let csv = dir.path().join("accounts.csv");
-    std::fs::write(&csv, "name,website\nAcme Inc,acme.com\nNobody,nobody-here.example\n")
-        .expect("csv written");
+    std::fs::write(
+        &csv,
+        "name,website\nAcme Inc,acme.com\nNobody,nobody-here.example\n",
+    )
+    .expect("csv written");
     browser.goto(&format!("{}/app/enrichment", app.base)).await;
-    let file = browser.client.find(Locator::Id("file")).await.expect("CSV file field");
-    file.send_keys(&csv.display().to_string()).await.expect("file chosen");
+    let file = browser
+        .client
+        .find(Locator::Id("file"))
+        .await
+        .expect("CSV file field");
+    file.send_keys(&csv.display().to_string())
+        .await
+        .expect("file chosen");
     browser.press("Upload and enrich (1 credit)").await;
     browser.wait_for_text("Download results", false).await;
     browser.wait_for_text("Acme Inc", false).await;
@@ -143,7 +168,10 @@ async fn upload_and_download(browser: &Browser, app: &TestApp) {
         .expect("download");
     assert_eq!(downloaded.status(), 200);
     let text = downloaded.text().await.expect("csv");
-    assert!(text.starts_with("name,website,matched,company_id"), "{text}");
+    assert!(
+        text.starts_with("name,website,matched,company_id"),
+        "{text}"
+    );
     assert!(text.contains("Acme Inc,acme.com,true,"), "{text}");
 }
 
@@ -176,7 +204,10 @@ async fn create_and_revoke_a_key(browser: &Browser, app: &TestApp, owner_key: &s
     browser.wait_for_text("API keys", false).await;
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     while app.get("/api/v2/monitors", &key).await.status != 401 {
-        assert!(std::time::Instant::now() < deadline, "the revoked key still works");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the revoked key still works"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(app.get("/api/v2/monitors", owner_key).await.status, 200);

@@ -32,7 +32,14 @@ async fn the_monitors_page_says_what_to_do_when_there_are_none(backend: Backend)
     assert_eq!(page.status, 200);
     page.assert_shows("No monitors yet");
     page.assert_shows("href=\"/app/monitors/new\">New monitor</a>");
-    for nav in ["Monitors", "Signals", "Webhooks", "Enrichment", "API keys", "Usage"] {
+    for nav in [
+        "Monitors",
+        "Signals",
+        "Webhooks",
+        "Enrichment",
+        "API keys",
+        "Usage",
+    ] {
         page.assert_shows(&format!(">{nav}</a>"));
     }
 }
@@ -67,10 +74,20 @@ async fn a_monitor_made_in_the_dashboard_is_the_same_as_one_made_with_the_api(ba
     let api = app.get(&format!("/api/v2/monitors/{id}"), &team.key).await;
     assert_eq!(api.status, 200);
     assert_eq!(api.data()["name"], "Competitors");
-    assert_eq!(api.data()["signal_types"], json!(["funding_round", "hiring"]));
+    assert_eq!(
+        api.data()["signal_types"],
+        json!(["funding_round", "hiring"])
+    );
     let webhook_id = api.data()["webhook"]["id"].as_str().unwrap();
-    let webhook = app.get(&format!("/api/v2/webhooks/{webhook_id}"), &team.key).await;
-    assert_eq!(webhook.data()["last_modified_via"], "dashboard", "{:?}", webhook.body);
+    let webhook = app
+        .get(&format!("/api/v2/webhooks/{webhook_id}"), &team.key)
+        .await;
+    assert_eq!(
+        webhook.data()["last_modified_via"],
+        "dashboard",
+        "{:?}",
+        webhook.body
+    );
 
     let shown = visitor.get(&location).await;
     assert_eq!(shown.status, 200);
@@ -103,7 +120,12 @@ async fn a_refused_form_shows_each_error_beside_its_field_and_creates_nothing(ba
     refused.assert_shows("id=\"url-error\"");
     refused.assert_shows("value=\"ftp://example.com/hook\"");
     let api = app.get("/api/v2/monitors", &team.key).await;
-    assert_eq!(api.data().as_array().map(Vec::len), Some(0), "{:?}", api.body);
+    assert_eq!(
+        api.data().as_array().map(Vec::len),
+        Some(0),
+        "{:?}",
+        api.body
+    );
 }
 
 async fn a_monitor_is_paused_resumed_and_deleted_after_a_confirmation(backend: Backend) {
@@ -129,18 +151,30 @@ async fn a_monitor_is_paused_resumed_and_deleted_after_a_confirmation(backend: B
     assert_eq!(confirm.status, 200);
     confirm.assert_shows("Delete “Accounts”?");
     confirm.assert_shows(">Delete</button>");
-    assert_eq!(app_active(&app, &team.key, &id).await, Some(true), "asking deletes nothing");
-    let deleted = visitor.submit(&confirm, &format!("{path}/delete"), &[]).await;
+    assert_eq!(
+        app_active(&app, &team.key, &id).await,
+        Some(true),
+        "asking deletes nothing"
+    );
+    let deleted = visitor
+        .submit(&confirm, &format!("{path}/delete"), &[])
+        .await;
     assert_eq!(deleted.status, 303);
     assert_eq!(deleted.location(), Some("/app/monitors"));
-    assert_eq!(app.get(&format!("/api/v2/monitors/{id}"), &team.key).await.status, 404);
+    assert_eq!(
+        app.get(&format!("/api/v2/monitors/{id}"), &team.key)
+            .await
+            .status,
+        404
+    );
     assert_eq!(visitor.get(&path).await.status, 404);
 }
 
 async fn targets_are_added_one_per_line_with_the_api_report_and_removed(backend: Backend) {
     let app = TestApp::start(backend).await;
     let team = app.create_team().await;
-    app.import_companies(json!([{ "name": "Acme", "website": "https://acme.com" }])).await;
+    app.import_companies(json!([{ "name": "Acme", "website": "https://acme.com" }]))
+        .await;
     let id = app.create_monitor(&team, "Accounts").await;
     let visitor = Visitor::signed_in(&app, OWNER).await;
     let path = format!("/app/monitors/{id}");
@@ -152,7 +186,10 @@ async fn targets_are_added_one_per_line_with_the_api_report_and_removed(backend:
         .submit(
             &page,
             &format!("{path}/targets"),
-            &[("entries", "acme.com\r\nunknown-startup.io\r\nnot a target\r\nacme.com\r\n")],
+            &[(
+                "entries",
+                "acme.com\r\nunknown-startup.io\r\nnot a target\r\nacme.com\r\n",
+            )],
         )
         .await;
 
@@ -161,11 +198,19 @@ async fn targets_are_added_one_per_line_with_the_api_report_and_removed(backend:
     added.assert_shows("<code>not a target</code>");
     added.assert_shows("Resolved");
     added.assert_shows("Pending");
-    let api = app.get(&format!("/api/v2/monitors/{id}/targets"), &team.key).await;
+    let api = app
+        .get(&format!("/api/v2/monitors/{id}/targets"), &team.key)
+        .await;
     let targets = api.data().as_array().unwrap().clone();
     assert_eq!(targets.len(), 2, "{:?}", api.body);
 
-    let empty = visitor.submit(&page, &format!("{path}/targets"), &[("entries", "not a target")]).await;
+    let empty = visitor
+        .submit(
+            &page,
+            &format!("{path}/targets"),
+            &[("entries", "not a target")],
+        )
+        .await;
     assert_eq!(empty.status, 400);
     empty.assert_shows("id=\"entries-error\"");
 
@@ -178,7 +223,9 @@ async fn targets_are_added_one_per_line_with_the_api_report_and_removed(backend:
         .submit(&page, &format!("{path}/targets/{target_id}/remove"), &[])
         .await;
     assert_eq!(removed.status, 303);
-    let api = app.get(&format!("/api/v2/monitors/{id}/targets"), &team.key).await;
+    let api = app
+        .get(&format!("/api/v2/monitors/{id}/targets"), &team.key)
+        .await;
     assert_eq!(api.data().as_array().unwrap().len(), 1);
     let again = visitor
         .submit(&page, &format!("{path}/targets/{target_id}/remove"), &[])
@@ -203,12 +250,16 @@ async fn another_teams_monitor_is_not_found_and_stays_unchanged(backend: Backend
         let page = visitor.submit(&own, &format!("{path}/{action}"), &[]).await;
         assert_eq!(page.status, 404, "{action}");
     }
-    let add = visitor.submit(&own, &format!("{path}/targets"), &[("entries", "acme.com")]).await;
+    let add = visitor
+        .submit(&own, &format!("{path}/targets"), &[("entries", "acme.com")])
+        .await;
     assert_eq!(add.status, 404);
     assert_eq!(visitor.get("/app/monitors/not-a-uuid").await.status, 404);
     assert!(!own.body.contains("Theirs"));
     assert_eq!(app_active(&app, &other.key, &theirs).await, Some(true));
-    let targets = app.get(&format!("/api/v2/monitors/{theirs}/targets"), &other.key).await;
+    let targets = app
+        .get(&format!("/api/v2/monitors/{theirs}/targets"), &other.key)
+        .await;
     assert_eq!(targets.data().as_array().unwrap().len(), 0);
 }
 
@@ -223,19 +274,34 @@ async fn a_post_without_the_right_form_token_is_refused_and_changes_nothing(back
     let mut with_wrong = vec![("csrf", "not-the-token")];
     with_wrong.extend_from_slice(&fields);
     let wrong = visitor.post("/app/monitors", &with_wrong).await;
-    let pause = visitor.post(&format!("/app/monitors/{id}/pause"), &[("csrf", "x")]).await;
-    let delete = visitor.post(&format!("/app/monitors/{id}/delete"), &[]).await;
+    let pause = visitor
+        .post(&format!("/app/monitors/{id}/pause"), &[("csrf", "x")])
+        .await;
+    let delete = visitor
+        .post(&format!("/app/monitors/{id}/delete"), &[])
+        .await;
 
     for page in [&missing, &wrong, &pause, &delete] {
         assert_eq!(page.status, 403, "{}", page.body);
-        assert_eq!(page.header("content-security-policy"), Some("default-src 'self'"));
+        assert_eq!(
+            page.header("content-security-policy"),
+            Some("default-src 'self'")
+        );
     }
     let other_session = Visitor::signed_in(&app, OWNER).await;
     let foreign_token = other_session.get("/app/monitors").await;
-    let borrowed = visitor.submit(&foreign_token, &format!("/app/monitors/{id}/pause"), &[]).await;
+    let borrowed = visitor
+        .submit(&foreign_token, &format!("/app/monitors/{id}/pause"), &[])
+        .await;
     assert_eq!(borrowed.status, 403, "a token belongs to its own session");
     let api = app.get("/api/v2/monitors", &team.key).await;
-    let names: Vec<&str> = api.data().as_array().unwrap().iter().filter_map(|m| m["name"].as_str()).collect();
+    let names: Vec<&str> = api
+        .data()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["name"].as_str())
+        .collect();
     assert_eq!(names, ["Accounts"]);
     assert_eq!(app_active(&app, &team.key, &id).await, Some(true));
 }

@@ -36,24 +36,34 @@ async fn api_keys_are_created_once_listed_by_prefix_and_revoked(backend: Backend
     let owner_prefix: String = team.key.chars().take(12).collect();
     keys.assert_shows(&format!("<code>{owner_prefix}…</code>"));
     assert!(!keys.body.contains(&team.key), "a key is never shown again");
-    assert!(!keys.body.contains("<td>Never</td>"), "the used key has a last use");
+    assert!(
+        !keys.body.contains("<td>Never</td>"),
+        "the used key has a last use"
+    );
 
     let created = visitor.submit(&keys, "/app/keys", &[]).await;
     assert_eq!(created.status, 200);
     created.assert_shows("shown only this once");
     let new_key = input_value(&created, "new-key");
-    assert!(new_key.starts_with("sw_live_") && new_key.len() == 48, "{new_key}");
+    assert!(
+        new_key.starts_with("sw_live_") && new_key.len() == 48,
+        "{new_key}"
+    );
     assert_eq!(app.get("/api/v2/monitors", &new_key).await.status, 200);
     let listed = visitor.get("/app/keys").await;
     assert!(!listed.body.contains(&new_key));
     assert_eq!(listed.body.matches(">Revoke</button>").count(), 2);
 
     let key_id = revoke_id_of(&listed, &new_key[..12]);
-    let revoked = visitor.submit(&listed, &format!("/app/keys/{key_id}/revoke"), &[]).await;
+    let revoked = visitor
+        .submit(&listed, &format!("/app/keys/{key_id}/revoke"), &[])
+        .await;
     assert_eq!(revoked.status, 303);
     assert_eq!(app.get("/api/v2/monitors", &new_key).await.status, 401);
     assert_eq!(app.get("/api/v2/monitors", &team.key).await.status, 200);
-    let again = visitor.submit(&listed, &format!("/app/keys/{key_id}/revoke"), &[]).await;
+    let again = visitor
+        .submit(&listed, &format!("/app/keys/{key_id}/revoke"), &[])
+        .await;
     assert_eq!(again.status, 404);
 }
 
@@ -82,7 +92,10 @@ async fn a_webhook_is_created_edited_tested_rotated_and_deleted(backend: Backend
     assert_eq!(created.status, 200, "{}", created.body);
     created.assert_shows("Signing secret");
     let secret = input_value(&created, "secret");
-    assert!(secret.starts_with("whsec_") || secret.len() >= 24, "{secret}");
+    assert!(
+        secret.starts_with("whsec_") || secret.len() >= 24,
+        "{secret}"
+    );
     let api = app.get("/api/v2/webhooks", &team.key).await;
     let webhook = api.data()[0].clone();
     let id = webhook["id"].as_str().unwrap().to_string();
@@ -104,7 +117,10 @@ async fn a_webhook_is_created_edited_tested_rotated_and_deleted(backend: Backend
         .await;
     assert_eq!(edited.status, 303, "{}", edited.body);
     let api = app.get(&format!("/api/v2/webhooks/{id}"), &team.key).await;
-    assert_eq!(api.data()["event_types"], json!(["funding.created", "hiring.created"]));
+    assert_eq!(
+        api.data()["event_types"],
+        json!(["funding.created", "hiring.created"])
+    );
     assert_eq!(api.data()["last_modified_via"], "dashboard");
 
     let tested = visitor.submit(&page, &format!("{path}/test"), &[]).await;
@@ -120,11 +136,19 @@ async fn a_webhook_is_created_edited_tested_rotated_and_deleted(backend: Backend
     assert_eq!(rotated.status, 200);
     let new_secret = input_value(&rotated, "secret");
     assert_ne!(new_secret, secret);
-    assert!(!visitor.get(&path).await.body.contains(&new_secret), "shown once");
+    assert!(
+        !visitor.get(&path).await.body.contains(&new_secret),
+        "shown once"
+    );
 
     let deleted = visitor.submit(&page, &format!("{path}/delete"), &[]).await;
     assert_eq!(deleted.status, 303);
-    assert_eq!(app.get(&format!("/api/v2/webhooks/{id}"), &team.key).await.status, 404);
+    assert_eq!(
+        app.get(&format!("/api/v2/webhooks/{id}"), &team.key)
+            .await
+            .status,
+        404
+    );
     assert_eq!(visitor.get(&path).await.status, 404);
 }
 
@@ -175,22 +199,35 @@ async fn deliveries_are_filtered_by_status_and_failures_are_retried(backend: Bac
     let bogus = visitor.get(&format!("{path}?status=sideways")).await;
     assert_eq!(bogus.status, 400);
 
-    let retried = visitor.submit(&failed_page, &format!("{failed_path}/retry"), &[]).await;
+    let retried = visitor
+        .submit(&failed_page, &format!("{failed_path}/retry"), &[])
+        .await;
     assert_eq!(retried.status, 303);
     let new_path = retried.location().unwrap().to_string();
     assert_ne!(new_path, failed_path);
     let fresh = visitor.get(&new_path).await;
     fresh.assert_shows(">done</span>");
-    assert!(!fresh.body.contains(">Retry</button>"), "a success is not retried");
+    assert!(
+        !fresh.body.contains(">Retry</button>"),
+        "a success is not retried"
+    );
 
     let since = (chrono::Utc::now() - chrono::Duration::hours(1)).format("%Y-%m-%dT%H:%M");
     let replay = visitor
-        .submit(&page, &format!("{path}/retry-failed"), &[("since", &since.to_string())])
+        .submit(
+            &page,
+            &format!("{path}/retry-failed"),
+            &[("since", &since.to_string())],
+        )
         .await;
     assert_eq!(replay.status, 200, "{}", replay.body);
     replay.assert_shows("1 failed deliveries queued to be sent again.");
     let too_old = visitor
-        .submit(&page, &format!("{path}/retry-failed"), &[("since", "2020-01-01T00:00")])
+        .submit(
+            &page,
+            &format!("{path}/retry-failed"),
+            &[("since", "2020-01-01T00:00")],
+        )
         .await;
     assert_eq!(too_old.status, 400);
     too_old.assert_shows("id=\"since-error\"");
@@ -217,7 +254,11 @@ async fn a_search_is_charged_exactly_like_the_api_request(backend: Backend) {
     assert_eq!(credits(&app, &team).await, 10, "showing the form is free");
 
     let found = visitor
-        .submit(&form, "/app/signals", &[("list", "funding"), ("limit", "10")])
+        .submit(
+            &form,
+            "/app/signals",
+            &[("list", "funding"), ("limit", "10")],
+        )
         .await;
 
     assert_eq!(found.status, 200, "{}", found.body);
@@ -226,10 +267,18 @@ async fn a_search_is_charged_exactly_like_the_api_request(backend: Backend) {
     found.assert_shows("This search cost 1 credit; your team has 9 left.");
     assert_eq!(credits(&app, &team).await, 9);
     let api = app.get("/api/v2/signals/funding?limit=10", &team.key).await;
-    assert_eq!(api.body["meta"]["creditsRemaining"], 8, "{:?}", api.body["meta"]);
+    assert_eq!(
+        api.body["meta"]["creditsRemaining"], 8,
+        "{:?}",
+        api.body["meta"]
+    );
 
     let companies = visitor
-        .submit(&form, "/app/signals", &[("list", "companies"), ("search", "Acme")])
+        .submit(
+            &form,
+            "/app/signals",
+            &[("list", "companies"), ("search", "Acme")],
+        )
         .await;
     assert_eq!(companies.status, 200, "{}", companies.body);
     companies.assert_shows("your team has 7 left.");
@@ -242,7 +291,9 @@ async fn a_search_is_charged_exactly_like_the_api_request(backend: Backend) {
         Some(json!({ "credits": 0 })),
     )
     .await;
-    let broke = visitor.submit(&form, "/app/signals", &[("list", "funding")]).await;
+    let broke = visitor
+        .submit(&form, "/app/signals", &[("list", "funding")])
+        .await;
     assert_eq!(broke.status, 402);
     broke.assert_shows("out of credits");
 }
@@ -254,7 +305,11 @@ async fn a_refused_search_names_the_field_and_charges_nothing(backend: Backend) 
     let form = visitor.get("/app/signals").await;
 
     let refused = visitor
-        .submit(&form, "/app/signals", &[("list", "funding"), ("date_preset", "someday")])
+        .submit(
+            &form,
+            "/app/signals",
+            &[("list", "funding"), ("date_preset", "someday")],
+        )
         .await;
 
     assert_eq!(refused.status, 400, "{}", refused.body);
@@ -300,7 +355,10 @@ async fn a_csv_upload_runs_to_completion_and_downloads_the_api_results(backend: 
     assert_eq!(ours.header("content-type"), Some("text/csv; charset=utf-8"));
     let api = app
         .client
-        .get(format!("{}/api/v2/csv-enrichment/{job_id}/results.csv", app.base))
+        .get(format!(
+            "{}/api/v2/csv-enrichment/{job_id}/results.csv",
+            app.base
+        ))
         .bearer_auth(&team.key)
         .send()
         .await
@@ -310,13 +368,19 @@ async fn a_csv_upload_runs_to_completion_and_downloads_the_api_results(backend: 
         .unwrap();
     assert_eq!(ours.body, api);
     assert!(api.contains("Acme Inc,acme.com,true,"), "{api}");
-    visitor.get("/app/enrichment").await.assert_shows("accounts.csv");
+    visitor
+        .get("/app/enrichment")
+        .await
+        .assert_shows("accounts.csv");
 }
 
 async fn the_usage_page_draws_two_svg_charts_of_the_last_30_days(backend: Backend) {
     let app = TestApp::start(backend).await;
     let team = app.create_team_with(json!({ "credits": 50 })).await;
-    assert_eq!(app.get("/api/v2/signals/funding", &team.key).await.status, 200);
+    assert_eq!(
+        app.get("/api/v2/signals/funding", &team.key).await.status,
+        200
+    );
     let visitor = Visitor::signed_in(&app, OWNER).await;
 
     let usage = visitor.get("/app/usage").await;
@@ -341,7 +405,11 @@ async fn another_teams_webhooks_deliveries_and_jobs_are_not_found(backend: Backe
     let receiver = Receiver::start().await;
     let theirs = create_webhook(&app, &other, &receiver.url).await;
     let test = app
-        .post(&format!("/api/v2/webhooks/{theirs}/test"), &other.key, json!({}))
+        .post(
+            &format!("/api/v2/webhooks/{theirs}/test"),
+            &other.key,
+            json!({}),
+        )
         .await;
     let delivery = test.data()["delivery_id"]
         .as_str()
@@ -354,18 +422,38 @@ async fn another_teams_webhooks_deliveries_and_jobs_are_not_found(backend: Backe
 
     let webhook = format!("/app/webhooks/{theirs}");
     assert_eq!(visitor.get(&webhook).await.status, 404);
-    assert_eq!(visitor.get(&format!("{webhook}/deliveries/{delivery}")).await.status, 404);
+    assert_eq!(
+        visitor
+            .get(&format!("{webhook}/deliveries/{delivery}"))
+            .await
+            .status,
+        404
+    );
     for action in ["test", "rotate", "delete"] {
-        let page = visitor.submit(&own, &format!("{webhook}/{action}"), &[]).await;
+        let page = visitor
+            .submit(&own, &format!("{webhook}/{action}"), &[])
+            .await;
         assert_eq!(page.status, 404, "{action}");
     }
     let retry = visitor
         .submit(&own, &format!("{webhook}/deliveries/{delivery}/retry"), &[])
         .await;
     assert_eq!(retry.status, 404);
-    assert_eq!(receiver.received().len(), 1, "only their own test reached them");
-    assert_eq!(app.get(&format!("/api/v2/webhooks/{theirs}"), &other.key).await.status, 200);
-    for path in ["/app/enrichment/00000000-0000-0000-0000-000000000000", "/app/enrichment/x"] {
+    assert_eq!(
+        receiver.received().len(),
+        1,
+        "only their own test reached them"
+    );
+    assert_eq!(
+        app.get(&format!("/api/v2/webhooks/{theirs}"), &other.key)
+            .await
+            .status,
+        200
+    );
+    for path in [
+        "/app/enrichment/00000000-0000-0000-0000-000000000000",
+        "/app/enrichment/x",
+    ] {
         assert_eq!(visitor.get(path).await.status, 404, "{path}");
     }
 }
@@ -434,7 +522,11 @@ async fn wait_for_page(visitor: &Visitor<'_>, path: &str, text: &str) -> Page {
         if page.body.contains(text) {
             return page;
         }
-        assert!(Instant::now() < deadline, "{path} never showed {text:?}:\n{}", page.body);
+        assert!(
+            Instant::now() < deadline,
+            "{path} never showed {text:?}:\n{}",
+            page.body
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

@@ -29,7 +29,10 @@ async fn a_member_signs_in_with_the_e_mailed_link_and_signs_out_again(backend: B
     assert_eq!(form.status, 200);
     form.assert_shows("<label for=\"email\">Email</label>");
     form.assert_shows("Send sign-in link");
-    assert_eq!(form.header("content-security-policy"), Some("default-src 'self'"));
+    assert_eq!(
+        form.header("content-security-policy"),
+        Some("default-src 'self'")
+    );
     assert_eq!(form.header("x-frame-options"), Some("DENY"));
 
     let asked = visitor.post("/app/login", &[("email", OWNER)]).await;
@@ -37,8 +40,14 @@ async fn a_member_signs_in_with_the_e_mailed_link_and_signs_out_again(backend: B
     asked.assert_shows("a sign-in link is on its way");
     let link = wait_for_link(app.mail_dir(), OWNER, 1).await;
     let mail = mails_to(app.mail_dir(), OWNER).pop().unwrap();
-    assert!(mail.contains("Subject: [signalwatch] Sign-in link\r\n"), "{mail}");
-    assert!(link.starts_with(&format!("{}/app/login/", app.base)), "{link}");
+    assert!(
+        mail.contains("Subject: [signalwatch] Sign-in link\r\n"),
+        "{mail}"
+    );
+    assert!(
+        link.starts_with(&format!("{}/app/login/", app.base)),
+        "{link}"
+    );
 
     let opened = visitor.open_link(&link).await;
     assert_eq!(opened.location(), Some("/app/monitors"));
@@ -51,7 +60,10 @@ async fn a_member_signs_in_with_the_e_mailed_link_and_signs_out_again(backend: B
     assert_eq!(monitors.status, 200, "{}", monitors.body);
     monitors.assert_shows("<h1>Monitors</h1>");
     monitors.assert_shows(OWNER);
-    assert_eq!(monitors.header("content-security-policy"), Some("default-src 'self'"));
+    assert_eq!(
+        monitors.header("content-security-policy"),
+        Some("default-src 'self'")
+    );
     assert_eq!(monitors.header("x-frame-options"), Some("DENY"));
 
     let out = visitor.submit(&monitors, "/app/logout", &[]).await;
@@ -66,7 +78,13 @@ async fn a_member_signs_in_with_the_e_mailed_link_and_signs_out_again(backend: B
 async fn a_visitor_without_a_session_is_sent_to_the_sign_in_page(backend: Backend) {
     let app = TestApp::start(backend).await;
     let mut visitor = Visitor::new(&app);
-    for path in ["/app", "/app/monitors", "/app/monitors/new", "/app/keys", "/app/no-such-page"] {
+    for path in [
+        "/app",
+        "/app/monitors",
+        "/app/monitors/new",
+        "/app/keys",
+        "/app/no-such-page",
+    ] {
         let page = visitor.get(path).await;
         assert_eq!(page.status, 303, "{path}");
         assert_eq!(page.location(), Some("/app/login"), "{path}");
@@ -129,12 +147,16 @@ async fn sign_in_link_requests_for_one_address_are_rate_limited(backend: Backend
         assert_eq!(page.status, 200, "request {n}");
     }
 
-    let limited = visitor.post("/app/login", &[("email", "Owner@Example.com")]).await;
+    let limited = visitor
+        .post("/app/login", &[("email", "Owner@Example.com")])
+        .await;
 
     assert_eq!(limited.status, 429);
     assert!(limited.header("retry-after").is_some());
     limited.assert_shows("Too many sign-in links");
-    let other = visitor.post("/app/login", &[("email", "other@example.com")]).await;
+    let other = visitor
+        .post("/app/login", &[("email", "other@example.com")])
+        .await;
     assert_eq!(other.status, 200, "another address has its own limit");
     wait_for_link(app.mail_dir(), OWNER, 5).await;
 }
@@ -145,7 +167,10 @@ async fn admin_login_link_prints_a_link_that_opens_a_session(backend: Backend) {
     let (ok, printed) = login_link(&app, OWNER, &app.base);
     assert!(ok, "{printed}");
     let link = printed.trim();
-    assert!(link.starts_with(&format!("{}/app/login/", app.base)), "{link}");
+    assert!(
+        link.starts_with(&format!("{}/app/login/", app.base)),
+        "{link}"
+    );
 
     let mut visitor = Visitor::new(&app);
     visitor.open_link(link).await;
@@ -162,7 +187,10 @@ async fn an_https_public_url_makes_the_session_cookie_secure(backend: Backend) {
     let visitor = Visitor::new(&app);
     visitor.post("/app/login", &[("email", OWNER)]).await;
     let link = wait_for_link(app.mail_dir(), OWNER, 1).await;
-    assert!(link.starts_with("https://dashboard.example.com/app/login/"), "{link}");
+    assert!(
+        link.starts_with("https://dashboard.example.com/app/login/"),
+        "{link}"
+    );
 
     let opened = visitor.get_url(&link.replace(public, &app.base)).await;
 
@@ -185,7 +213,13 @@ async fn signing_out_needs_the_form_token(backend: Backend) {
 /// Runs `signalwatch admin login-link` against the app's database.
 fn login_link(app: &TestApp, email: &str, public: &str) -> (bool, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_signalwatch"))
-        .args(["admin", "--database-url", &app.database_url, "--public-url", public])
+        .args([
+            "admin",
+            "--database-url",
+            &app.database_url,
+            "--public-url",
+            public,
+        ])
         .args(["login-link", "--email", email])
         .output()
         .expect("signalwatch runs");

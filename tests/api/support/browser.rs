@@ -80,7 +80,10 @@ impl Browser {
             match builder.connect(&url).await {
                 Ok(client) => break client,
                 Err(err) => {
-                    assert!(Instant::now() < deadline, "chromedriver did not start: {err}");
+                    assert!(
+                        Instant::now() < deadline,
+                        "chromedriver did not start: {err}"
+                    );
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             }
@@ -140,7 +143,12 @@ impl Browser {
 
     /// The path of the current page.
     pub async fn path(&self) -> String {
-        self.client.current_url().await.expect("url").path().to_string()
+        self.client
+            .current_url()
+            .await
+            .expect("url")
+            .path()
+            .to_string()
     }
 
     /// Saves a screenshot of the page as `docs/screenshots/{name}.png`.

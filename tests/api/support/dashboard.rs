@@ -84,9 +84,10 @@ impl<'a> Visitor<'a> {
     /// A visitor signed in as `email` through the e-mailed link.
     pub async fn signed_in(app: &'a TestApp, email: &str) -> Visitor<'a> {
         let mut visitor = Visitor::new(app);
+        let before = mails_to(app.mail_dir(), email).len();
         let asked = visitor.post("/app/login", &[("email", email)]).await;
         assert_eq!(asked.status, 200, "{}", asked.body);
-        let link = wait_for_link(app.mail_dir(), email, 1).await;
+        let link = wait_for_link(app.mail_dir(), email, before + 1).await;
         visitor.open_link(&link).await;
         visitor
     }
