@@ -62,11 +62,9 @@ impl WebhookForm {
             match name.as_str() {
                 "endpoint_url" => form.endpoint_url = value,
                 "event_types" => form.event_types.push(value),
-                key if FILTER_KEYS.contains(&key) => {
-                    if !value.trim().is_empty() {
-                        form.filters
-                            .insert(key.to_string(), value.trim().to_string());
-                    }
+                key if FILTER_KEYS.contains(&key) && !value.trim().is_empty() => {
+                    form.filters
+                        .insert(key.to_string(), value.trim().to_string());
                 }
                 _ => {}
             }

@@ -38,15 +38,14 @@ pub struct NewRow {
 /// Takes one credit from the team when its balance covers it; returns the balance after, or
 /// `None` (nothing taken). One conditional update, so the balance never goes below zero.
 pub async fn charge_credit(tx: &mut Tx, team_id: &str) -> Result<Option<i64>, StoreError> {
-    let left =
-        on_tx!(tx, |conn| {
-            sqlx::query_scalar::<_, i64>(
+    let left = on_tx!(tx, |conn| {
+        sqlx::query_scalar::<_, i64>(
         "UPDATE teams SET credits = credits - 1 WHERE id = $1 AND credits >= 1 RETURNING credits"
     )
     .bind(team_id)
     .fetch_optional(conn)
     .await
-        })?;
+    })?;
     if left.is_some() {
         record_usage(tx, team_id, 1, day_of(now_ms())).await?;
     }
