@@ -12,6 +12,7 @@ mod csv_enrichment_jobs;
 mod csv_enrichment_results;
 mod csv_enrichment_support;
 mod dashboard_browser;
+mod dashboard_demo;
 mod dashboard_monitors;
 mod dashboard_pages;
 mod dashboard_sign_in;
