@@ -43,12 +43,13 @@ pub struct Session {
 
 impl Session {
     /// The use cases' view of this member: a change made with it is recorded as made through the
-    /// dashboard.
+    /// dashboard, by the member's e-mail address.
     pub fn context(&self) -> TeamContext {
         TeamContext {
             team_id: self.team_id.clone(),
             user_id: self.user_id.clone(),
             via: Via::Dashboard,
+            actor: self.email.clone(),
         }
     }
 }

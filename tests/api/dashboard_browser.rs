@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use fantoccini::Locator;
+use fantoccini::key::Key;
 use serde_json::json;
 
 use crate::delivery_support::acme_round;
@@ -42,7 +43,76 @@ async fn a_member_works_through_the_dashboard_in_a_real_browser() {
     browser.goto(&format!("{}/app/usage", app.base)).await;
     browser.wait_for_text("Credits used per day", false).await;
     browser.screenshot("usage").await;
+    keyboard_and_phone_width(&browser, &app).await;
     browser.finish().await;
+}
+
+/// The first Tab reaches the skip link and the next ones the navigation, with a visible focus
+/// style; at a phone's width no page scrolls sideways (wide tables scroll inside their box).
+async fn keyboard_and_phone_width(browser: &Browser, app: &TestApp) {
+    browser.goto(&format!("{}/app/monitors", app.base)).await;
+    let body = browser
+        .client
+        .find(Locator::Css("body"))
+        .await
+        .expect("body");
+    body.send_keys(&char::from(Key::Tab).to_string())
+        .await
+        .expect("tab");
+    let focused = browser.client.active_element().await.expect("focus");
+    assert_eq!(focused.text().await.expect("text"), "Skip to content");
+    for _ in 0..2 {
+        let active = browser.client.active_element().await.expect("focus");
+        active
+            .send_keys(&char::from(Key::Tab).to_string())
+            .await
+            .expect("tab");
+    }
+    let focused = browser.client.active_element().await.expect("focus");
+    assert_eq!(focused.text().await.expect("text"), "Monitors");
+    let outline = browser
+        .client
+        .execute(
+            "return getComputedStyle(document.activeElement).outlineStyle;",
+            vec![],
+        )
+        .await
+        .expect("style");
+    assert_eq!(outline, json!("solid"), "a visible focus ring");
+
+    browser
+        .client
+        .set_window_size(390, 844)
+        .await
+        .expect("phone width");
+    for page in [
+        "monitors",
+        "webhooks",
+        "signals",
+        "enrichment",
+        "keys",
+        "usage",
+    ] {
+        browser.goto(&format!("{}/app/{page}", app.base)).await;
+        let fits = browser
+            .client
+            .execute(
+                "return document.documentElement.scrollWidth <= window.innerWidth;",
+                vec![],
+            )
+            .await
+            .expect("width");
+        assert_eq!(
+            fits,
+            json!(true),
+            "/app/{page} scrolls sideways at phone width"
+        );
+    }
+    browser
+        .client
+        .set_window_size(1280, 1000)
+        .await
+        .expect("desktop width");
 }
 
 async fn sign_in(browser: &Browser, app: &TestApp) {

@@ -88,6 +88,7 @@ async fn a_monitor_made_in_the_dashboard_is_the_same_as_one_made_with_the_api(ba
         "{:?}",
         webhook.body
     );
+    assert_eq!(webhook.data()["last_modified_by"], OWNER);
 
     let shown = visitor.get(&location).await;
     assert_eq!(shown.status, 200);

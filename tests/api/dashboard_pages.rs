@@ -100,6 +100,7 @@ async fn a_webhook_is_created_edited_tested_rotated_and_deleted(backend: Backend
     let webhook = api.data()[0].clone();
     let id = webhook["id"].as_str().unwrap().to_string();
     assert_eq!(webhook["last_modified_via"], "dashboard");
+    assert_eq!(webhook["last_modified_by"], OWNER);
     assert_eq!(webhook["filters"]["countries"], "US");
     let path = format!("/app/webhooks/{id}");
 
@@ -122,6 +123,7 @@ async fn a_webhook_is_created_edited_tested_rotated_and_deleted(backend: Backend
         json!(["funding.created", "hiring.created"])
     );
     assert_eq!(api.data()["last_modified_via"], "dashboard");
+    assert_eq!(api.data()["last_modified_by"], OWNER);
 
     let tested = visitor.submit(&page, &format!("{path}/test"), &[]).await;
     assert_eq!(tested.status, 303);
