@@ -65,6 +65,8 @@ struct MonitorPage {
     entries: String,
     entries_error: Option<String>,
     report: Option<AddReport>,
+    /// The signing secret of a webhook this request created, shown once.
+    secret: Option<String>,
 }
 
 #[derive(Template)]
@@ -90,6 +92,18 @@ pub async fn show(
 ) -> Result<Response, PageError> {
     let page = page(&state, &session, &id, String::new(), None, None).await?;
     Ok(render(&page))
+}
+
+/// The page of a monitor just created with a webhook: its signing secret is shown this once.
+pub async fn created_with_secret(
+    state: &AppState,
+    session: &Session,
+    id: &str,
+    secret: String,
+) -> Result<Response, PageError> {
+    let mut page = page(state, session, id, String::new(), None, None).await?;
+    page.secret = Some(secret);
+    Ok(render_with(StatusCode::CREATED, &page))
 }
 
 async fn page(
@@ -144,6 +158,7 @@ async fn page(
         entries,
         entries_error,
         report,
+        secret: None,
     })
 }
 

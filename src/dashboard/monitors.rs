@@ -171,7 +171,20 @@ pub async fn create(
             webhook_url,
         };
         match monitors::create(&state, &session.context(), input).await {
-            Ok(monitor) => return Ok(see_other(&format!("/app/monitors/{}", monitor.row.id))),
+            Ok(monitor) => {
+                return match monitor.secret {
+                    Some(secret) => {
+                        super::monitor::created_with_secret(
+                            &state,
+                            &session,
+                            &monitor.row.id,
+                            secret,
+                        )
+                        .await
+                    }
+                    None => Ok(see_other(&format!("/app/monitors/{}", monitor.row.id))),
+                };
+            }
             Err(crate::service::ServiceError::Invalid(message)) => errors.form = Some(message),
             Err(err) => return Err(err.into()),
         }

@@ -142,8 +142,17 @@ async fn create_monitor(browser: &Browser, receiver: &Receiver) -> String {
     funding.click().await.expect("tick");
     browser.fill("webhook_url", &receiver.url).await;
     browser.press("Create monitor").await;
-    browser.wait_for_text("Add targets", false).await;
-    let path = browser.path().await;
+    browser.wait_for_text("shown only this once", false).await;
+    let action = browser
+        .client
+        .find(Locator::Css("form[action$='/targets']"))
+        .await
+        .expect("the Add targets form")
+        .attr("action")
+        .await
+        .expect("action")
+        .expect("an action");
+    let path = action.trim_end_matches("/targets").to_string();
     assert!(path.starts_with("/app/monitors/"), "{path}");
     browser
         .fill("entries", "acme.com\nwaiting-for-research.io")

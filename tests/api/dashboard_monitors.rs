@@ -68,9 +68,12 @@ async fn a_monitor_made_in_the_dashboard_is_the_same_as_one_made_with_the_api(ba
         )
         .await;
 
-    assert_eq!(created.status, 303, "{}", created.body);
-    let location = created.location().unwrap().to_string();
-    let id = location.strip_prefix("/app/monitors/").unwrap();
+    assert_eq!(created.status, 201, "{}", created.body);
+    created.assert_shows("Monitor created.");
+    created.assert_shows("shown only this once");
+    let listed = app.get("/api/v2/monitors", &team.key).await;
+    let id = listed.data()[0]["id"].as_str().unwrap().to_string();
+    let location = format!("/app/monitors/{id}");
     let api = app.get(&format!("/api/v2/monitors/{id}"), &team.key).await;
     assert_eq!(api.status, 200);
     assert_eq!(api.data()["name"], "Competitors");
@@ -94,6 +97,10 @@ async fn a_monitor_made_in_the_dashboard_is_the_same_as_one_made_with_the_api(ba
     assert_eq!(shown.status, 200);
     shown.assert_shows("Competitors");
     shown.assert_shows("Funding rounds, Hiring");
+    assert!(
+        !shown.body.contains("shown only this once"),
+        "the secret is shown once"
+    );
     let listed = visitor.get("/app/monitors").await;
     listed.assert_shows(&format!("href=\"/app/monitors/{id}\">Competitors</a>"));
     listed.assert_shows("Active");
