@@ -41,7 +41,7 @@ pub struct Application {
 
 impl Application {
     /// Connects and migrates the database and binds the listener (when this role serves HTTP).
-    pub async fn build(config: Config) -> anyhow::Result<Application> {
+    pub async fn build(mut config: Config) -> anyhow::Result<Application> {
         if config.allow_private_webhooks {
             tracing::warn!("private webhook addresses are allowed: use this only in development");
         }
@@ -56,6 +56,10 @@ impl Application {
         } else {
             None
         };
+        if let (None, Some(addr)) = (&config.public_url, listener.as_ref()) {
+            // Links name the address actually bound (the listen port may be 0).
+            config.public_url = addr.local_addr().ok().map(|a| format!("http://{a}"));
+        }
         let dispatcher = Arc::new(Dispatcher::new(db.clone(), &config)?);
         let redis_url = config.redis_url.as_ref().map(|s| s.0.as_str());
         let limiter = Arc::new(RateLimiter::connect(&db, redis_url).await?);

@@ -288,6 +288,15 @@ pub struct Config {
     )]
     pub rate_limit_per_minute: u32,
 
+    /// Base of the links the service sends by e-mail, such as dashboard sign-in links
+    /// [default: http:// + the listen address]
+    #[arg(
+        long = "public-url",
+        alias = "public_url",
+        env = "SIGNALWATCH_PUBLIC_URL"
+    )]
+    pub public_url: Option<String>,
+
     /// Log filter (tracing env-filter syntax)
     #[arg(long, env = "SIGNALWATCH_LOG", default_value = "info")]
     pub log: String,
@@ -320,6 +329,24 @@ pub struct Config {
         hide_env_values = true
     )]
     pub redis_url: Option<Secret>,
+}
+
+impl Config {
+    /// The base of links in e-mails, without a trailing slash: the public URL when set, else
+    /// `http://` and the listen address.
+    pub fn public_base(&self) -> String {
+        match &self.public_url {
+            Some(url) if !url.trim().is_empty() => url.trim().trim_end_matches('/').to_string(),
+            _ => format!("http://{}", self.listen),
+        }
+    }
+
+    /// True when the public URL is https, so cookies are marked `Secure`.
+    pub fn public_is_https(&self) -> bool {
+        self.public_base()
+            .get(..8)
+            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+    }
 }
 
 /// Hides the password of a URL such as `postgres://user:pass@host/db`.

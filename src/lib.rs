@@ -9,6 +9,7 @@ pub mod app;
 pub mod cli;
 pub mod collectors;
 pub mod config;
+pub mod dashboard;
 pub mod delivery;
 pub mod demo;
 pub mod domain;

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::database;
 use crate::config::DatabaseArgs;
-use crate::service::keys;
 use crate::service::teams::{self, TeamRequest, check_changes};
+use crate::service::{keys, sessions};
 use crate::store::Db;
 
 /// Options of `admin`.
@@ -28,6 +28,16 @@ pub struct AdminArgs {
     /// error, so that a command run from the wrong directory does not make an empty database)
     #[arg(long, global = true)]
     pub create: bool,
+    /// Base of printed sign-in links [default: http:// + the listen address]
+    #[arg(
+        long = "public-url",
+        alias = "public_url",
+        env = "SIGNALWATCH_PUBLIC_URL"
+    )]
+    pub public_url: Option<String>,
+    /// The service's listen address, the default base of sign-in links
+    #[arg(long, env = "SIGNALWATCH_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: String,
     #[command(subcommand)]
     pub command: AdminCommand,
 }
@@ -44,6 +54,11 @@ pub enum AdminCommand {
     /// API keys
     #[command(subcommand)]
     Key(KeyCommand),
+    /// Print a one-use dashboard sign-in link for a member (valid 15 minutes)
+    LoginLink {
+        #[arg(long)]
+        email: String,
+    },
 }
 
 /// Team tasks.
@@ -140,6 +155,22 @@ impl TeamId {
 /// Runs one operator task and prints its result.
 pub async fn run(args: AdminArgs) -> anyhow::Result<()> {
     let db = database::open(&args.database.database_url, args.create).await?;
+    let base = match &args.public_url {
+        Some(url) if !url.trim().is_empty() => url.trim().trim_end_matches('/').to_string(),
+        _ => format!("http://{}", args.listen),
+    };
+    if let AdminCommand::LoginLink { email } = &args.command {
+        let links = sessions::issue_links(&db, email, &base).await;
+        db.close().await;
+        let links = links?;
+        if links.is_empty() {
+            anyhow::bail!("no team member has the e-mail address {email}");
+        }
+        for link in links {
+            println!("{}", link.url);
+        }
+        return Ok(());
+    }
     let result = execute(&db, args.command, args.default_rate_limit).await;
     db.close().await;
     println!("{}", serde_json::to_string_pretty(&result?)?);
@@ -199,5 +230,6 @@ async fn execute(
             keys::revoke_key(db, &api_key).await?;
             json(serde_json::json!({ "revoked": true }))
         }
+        AdminCommand::LoginLink { .. } => unreachable!("handled before"),
     }
 }

@@ -8,7 +8,10 @@ use indicatif::ProgressBar;
 
 use crate::demo::{DemoOptions, Scale, generate};
 use crate::service::Services;
-use crate::service::imports::{DemoMonitor, is_fresh, open_demo_monitor, seed_demo};
+use crate::service::imports::{
+    DEMO_OWNER_EMAIL, DemoMonitor, is_fresh, open_demo_monitor, seed_demo,
+};
+use crate::service::sessions::{SignInLink, issue_links};
 use crate::store::Db;
 
 /// Companies the demo monitor watches.
@@ -23,6 +26,8 @@ pub async fn is_empty(db: &Db) -> bool {
 pub struct Setting<'a> {
     /// `http://host:port` of the API.
     pub base: &'a str,
+    /// The base of sign-in links (the public URL, else `base`).
+    pub public_base: &'a str,
     /// The admin token the service runs with.
     pub admin_token: &'a str,
     /// True when the token was generated for this run.
@@ -46,7 +51,8 @@ pub async fn seed(services: &Services, setting: &Setting<'_>) -> anyhow::Result<
     generate(&options, &ProgressBar::hidden())?;
     let team = seed_demo(&services.db, dir.path()).await?;
     let monitor = open_demo_monitor(services, &team, WATCHED).await?;
-    print_welcome(setting, &team.api_key, &monitor);
+    let links = issue_links(&services.db, DEMO_OWNER_EMAIL, setting.public_base).await?;
+    print_welcome(setting, &team.api_key, &monitor, &links);
     Ok(())
 }
 
@@ -65,11 +71,17 @@ pub fn print_not_empty(setting: &Setting<'_>) {
     }
 }
 
-fn print_welcome(setting: &Setting<'_>, key: &str, monitor: &DemoMonitor) {
+fn print_welcome(setting: &Setting<'_>, key: &str, monitor: &DemoMonitor, links: &[SignInLink]) {
     let base = setting.base;
     println!();
     println!("signalwatch demo at {base}");
     println!("  API key of the demo team (shown once): {key}");
+    for link in links {
+        println!(
+            "  Dashboard sign-in link (works once, within 15 minutes): {}",
+            link.url
+        );
+    }
     println!("  API docs: {base}/docs");
     if setting.generated_token {
         println!(

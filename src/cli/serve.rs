@@ -38,8 +38,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         .map(|a| format!("http://{a}"))
         .unwrap_or_default();
     if args.demo {
+        let public_base = match &config.public_url {
+            Some(url) if !url.trim().is_empty() => config.public_base(),
+            _ => base.clone(),
+        };
         let setting = demo_seed::Setting {
             base: &base,
+            public_base: &public_base,
             admin_token: config.admin_token.as_ref().map_or("", |t| t.0.as_str()),
             generated_token,
             private_webhooks: config.allow_private_webhooks,

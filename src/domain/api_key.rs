@@ -18,6 +18,11 @@ pub fn generate_api_key() -> String {
     format!("{API_KEY_PREFIX}{body}")
 }
 
+/// The start of a key shown to tell keys apart: the prefix and four characters.
+pub fn key_prefix(key: &str) -> String {
+    key.chars().take(API_KEY_PREFIX.len() + 4).collect()
+}
+
 /// The stored form of a key: lower-case hex SHA-256.
 pub fn hash_api_key(key: &str) -> String {
     hex::encode(Sha256::digest(key.as_bytes()))
@@ -33,6 +38,11 @@ mod tests {
         let body = key.strip_prefix(API_KEY_PREFIX).expect("prefix");
         assert_eq!(body.len(), 40);
         assert!(body.bytes().all(|b| b.is_ascii_alphanumeric()));
+    }
+
+    #[test]
+    fn the_shown_prefix_is_the_key_kind_and_four_characters() {
+        assert_eq!(key_prefix("sw_live_AbCdEfGh"), "sw_live_AbCd");
     }
 
     #[test]

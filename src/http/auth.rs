@@ -31,6 +31,7 @@ impl Principal {
             team_id: self.team_id.clone(),
             user_id: self.user_id.clone(),
             via: Via::Api,
+            actor: self.user_id.clone(),
         }
     }
 }

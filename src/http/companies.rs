@@ -62,24 +62,37 @@ pub async fn list(
     principal: Principal,
     q: QueryParams,
 ) -> Result<Response, ApiError> {
+    let request = parse_request(&q)?;
+    let paging = request.paging;
+    let answer = companies::list(&state, &principal.context(), request).await?;
+    let pagination = PagePagination::new(paging.page, paging.limit, answer.total);
+    Ok(charged_list("companies.list", pagination, answer.page))
+}
+
+/// The query parameters the company list accepts.
+pub fn allowed() -> &'static [&'static str] {
+    ALLOWED
+}
+
+/// Checks the company list's query parameters and builds the request.
+pub fn parse_request(q: &QueryParams) -> Result<CompanyListRequest, ApiError> {
     q.allow_only(ALLOWED)?;
-    one_of(&q, "filter_version", &["1", "2"])?;
+    one_of(q, "filter_version", &["1", "2"])?;
     // Research on a miss is the research worker's; this list only checks the parameters.
-    flag(&q, "enrich_on_miss")?;
-    flag(&q, "enrich_wait")?;
+    flag(q, "enrich_on_miss")?;
+    flag(q, "enrich_wait")?;
     q.int_in_range("enrich_timeout", 1, 30)?;
-    let paging = paging(&q)?;
-    let (sort_column, order) = sorting(&q, SORTS, "name")?;
-    let (employee_min, employee_max) =
-        int_range(&q, "employee_count_min", "employee_count_max", 0)?;
-    let (founded_min, founded_max) = int_range(&q, "founded_year_min", "founded_year_max", 1800)?;
+    let paging = paging(q)?;
+    let (sort_column, order) = sorting(q, SORTS, "name")?;
+    let (employee_min, employee_max) = int_range(q, "employee_count_min", "employee_count_max", 0)?;
+    let (founded_min, founded_max) = int_range(q, "founded_year_min", "founded_year_max", 1800)?;
     let query = CompanyQuery {
-        search: text(&q, "search"),
-        countries: countries(&q, "countries")?,
-        exclude_countries: countries(&q, "exclude_countries")?,
-        industries: lower_list(&q, "industry", ','),
-        categories: lower_list(&q, "categories", '|'),
-        subcategories: lower_list(&q, "subcategories", ','),
+        search: text(q, "search"),
+        countries: countries(q, "countries")?,
+        exclude_countries: countries(q, "exclude_countries")?,
+        industries: lower_list(q, "industry", ','),
+        categories: lower_list(q, "categories", '|'),
+        subcategories: lower_list(q, "subcategories", ','),
         employee_min,
         employee_max,
         founded_min,
@@ -88,13 +101,10 @@ pub async fn list(
         order,
         ..CompanyQuery::default()
     };
-    let request = CompanyListRequest {
+    Ok(CompanyListRequest {
         query,
-        domains: company_domains(&q, "domain")?,
-        linkedin_pages: company_linkedin_urls(&q, "linkedin_url")?,
+        domains: company_domains(q, "domain")?,
+        linkedin_pages: company_linkedin_urls(q, "linkedin_url")?,
         paging,
-    };
-    let answer = companies::list(&state, &principal.context(), request).await?;
-    let pagination = PagePagination::new(paging.page, paging.limit, answer.total);
-    Ok(charged_list("companies.list", pagination, answer.page))
+    })
 }

@@ -39,6 +39,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v2", team_api(&state))
         .nest("/admin/v1", admin::routes(&state))
+        .nest("/app", crate::dashboard::routes(&state))
         .route("/health", get(ops::health))
         .route("/ready", get(ops::ready))
         .route("/metrics", get(ops::metrics))

@@ -94,6 +94,9 @@ pub async fn import_file(
     crate::ingest::files::import_file(db, path, kind, progress).await
 }
 
+/// The e-mail address of the demo team's owner.
+pub const DEMO_OWNER_EMAIL: &str = "demo@signalwatch.local";
+
 /// True when the database holds no team yet, so the demo may seed it.
 pub async fn is_fresh(db: &Db) -> Result<bool, ServiceError> {
     Ok(demo::has_no_team(db).await?)
@@ -108,7 +111,7 @@ pub async fn seed_demo(db: &Db, dir: &Path) -> anyhow::Result<CreatedTeam> {
         db,
         TeamRequest {
             name: "Demo team".into(),
-            owner_email: "demo@signalwatch.local".into(),
+            owner_email: DEMO_OWNER_EMAIL.into(),
             ..TeamRequest::default()
         },
     )

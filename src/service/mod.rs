@@ -14,9 +14,11 @@ pub mod imports;
 pub mod keys;
 pub mod lists;
 pub mod monitors;
+pub mod sessions;
 pub mod signals;
 pub mod targets;
 pub mod teams;
+pub mod usage;
 pub mod webhooks;
 
 use std::sync::Arc;
@@ -81,11 +83,19 @@ pub struct TeamContext {
     pub team_id: String,
     pub user_id: String,
     pub via: Via,
+    /// Who a change is recorded as made by (`last_modified_by`): the user id through the API,
+    /// the member's e-mail address through the dashboard.
+    pub actor: String,
 }
 
 impl TeamContext {
     /// The team id, for store calls.
     pub fn team(&self) -> &str {
         &self.team_id
+    }
+
+    /// The `last_modified_by` of a change made in this context.
+    pub fn modified_by(&self) -> &str {
+        &self.actor
     }
 }

@@ -8,7 +8,9 @@ pub mod lookup;
 use sqlx::FromRow;
 
 use super::bulk::{RowStatement, Val, execute_rows};
+use super::credits::{day_of, record_usage};
 use super::{Db, StoreError, Tx};
+use crate::domain::time::now_ms;
 use crate::{on_db, on_tx};
 
 /// A job about to be accepted.
@@ -36,12 +38,18 @@ pub struct NewRow {
 /// Takes one credit from the team when its balance covers it; returns the balance after, or
 /// `None` (nothing taken). One conditional update, so the balance never goes below zero.
 pub async fn charge_credit(tx: &mut Tx, team_id: &str) -> Result<Option<i64>, StoreError> {
-    Ok(on_tx!(tx, |conn| sqlx::query_scalar::<_, i64>(
+    let left = on_tx!(tx, |conn| {
+        sqlx::query_scalar::<_, i64>(
         "UPDATE teams SET credits = credits - 1 WHERE id = $1 AND credits >= 1 RETURNING credits"
     )
     .bind(team_id)
     .fetch_optional(conn)
-    .await)?)
+    .await
+    })?;
+    if left.is_some() {
+        record_usage(tx, team_id, 1, day_of(now_ms())).await?;
+    }
+    Ok(left)
 }
 
 /// Stores a pending job with all its rows.
@@ -117,6 +125,20 @@ pub async fn find_job(db: &Db, team_id: &str, job_id: &str) -> Result<Option<Job
     .bind(job_id)
     .bind(team_id)
     .fetch_optional(pool)
+    .await)?)
+}
+
+/// The team's most recent jobs, newest first.
+pub async fn recent_jobs(db: &Db, team_id: &str, limit: i64) -> Result<Vec<JobRow>, StoreError> {
+    Ok(on_db!(db, |pool| sqlx::query_as::<_, JobRow>(
+        "SELECT id, team_id, status, file_name, mapping, columns, total, processed, matched, \
+         with_funding, with_acquisition, with_hiring, with_job_change, error_code, \
+         error_message, created_at, completed_at FROM enrichment_jobs \
+         WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
+    )
+    .bind(team_id)
+    .bind(limit)
+    .fetch_all(pool)
     .await)?)
 }
 

@@ -6,6 +6,7 @@
 //! backend so each statement is written once. Team-owned reads always take the team id.
 
 pub mod alerts;
+pub mod api_keys;
 pub mod board_postings;
 pub mod bulk;
 pub mod bulk_companies;
@@ -25,6 +26,7 @@ pub mod enrichment;
 pub mod error;
 pub mod job_boards;
 pub mod matched_funding;
+pub mod monitor_signals;
 pub mod monitors;
 pub mod outbox;
 pub mod people;
@@ -32,6 +34,7 @@ pub mod query;
 pub mod rate_limits;
 pub mod redis_limits;
 pub mod search;
+pub mod sessions;
 mod signal_filters;
 pub mod signal_lists;
 pub mod signal_query;
@@ -42,6 +45,7 @@ pub mod stats;
 mod tag_strategy;
 pub mod targets;
 pub mod teams;
+pub mod usage;
 pub mod versions;
 pub mod webhooks;
 

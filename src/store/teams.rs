@@ -3,7 +3,7 @@
 use sqlx::FromRow;
 
 use super::{Db, StoreError, Tx, new_id};
-use crate::domain::api_key::{generate_api_key, hash_api_key};
+use crate::domain::api_key::{generate_api_key, hash_api_key, key_prefix};
 use crate::domain::time::now_ms;
 use crate::on_tx;
 
@@ -50,6 +50,8 @@ pub struct KeyOwner {
     pub user_id: String,
     pub subscription_status: String,
     pub rate_limit_per_minute: Option<i64>,
+    /// When the key was last recorded as used.
+    pub last_used_at: Option<i64>,
 }
 
 const TEAM_COLUMNS: &str =
@@ -112,14 +114,15 @@ async fn insert_user_with_key(
     .await
     .map(|r| r.rows_affected()))?;
     on_tx!(tx, |conn| sqlx::query(
-        "INSERT INTO api_keys (id, key_hash, team_id, user_id, created_at) \
-         VALUES ($1, $2, $3, $4, $5)"
+        "INSERT INTO api_keys (id, key_hash, team_id, user_id, created_at, key_prefix) \
+         VALUES ($1, $2, $3, $4, $5, $6)"
     )
     .bind(new_id())
     .bind(hash_api_key(&api_key))
     .bind(team_id)
     .bind(&user_id)
     .bind(now)
+    .bind(key_prefix(&api_key))
     .execute(conn)
     .await
     .map(|r| r.rows_affected()))?;
@@ -196,7 +199,8 @@ pub async fn revoke_key(db: &Db, api_key: &str) -> Result<bool, StoreError> {
 pub async fn find_key_owner(db: &Db, api_key: &str) -> Result<Option<KeyOwner>, StoreError> {
     let hash = hash_api_key(api_key);
     Ok(crate::on_db!(db, |pool| sqlx::query_as::<_, KeyOwner>(
-        "SELECT k.team_id, k.user_id, t.subscription_status, t.rate_limit_per_minute \
+        "SELECT k.team_id, k.user_id, t.subscription_status, t.rate_limit_per_minute, \
+         k.last_used_at \
          FROM api_keys k JOIN teams t ON t.id = k.team_id \
          WHERE k.key_hash = $1 AND k.revoked_at IS NULL"
     )

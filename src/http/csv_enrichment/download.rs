@@ -5,7 +5,6 @@
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 
 use super::errors::{in_csv_terms, job_not_found};
 use super::read::owned_job;
@@ -13,17 +12,7 @@ use crate::http::auth::Principal;
 use crate::http::error::ApiError;
 use crate::http::extract::{PathParams, QueryParams};
 use crate::http::state::AppState;
-use crate::service::enrichment::download::{download_rows, input_columns};
-
-const RESULT_COLUMNS: [&str; 7] = [
-    "matched",
-    "company_id",
-    "company_name",
-    "company_domain",
-    "industry",
-    "country",
-    "employee_count",
-];
+use crate::service::enrichment::download::results_csv as build_results_csv;
 
 /// Downloads a job's results as CSV.
 #[utoipa::path(get, path = "/api/v2/csv-enrichment/{jobId}/results.csv", operation_id = "downloadCSVEnrichmentResults", tag = "CSV enrichment",
@@ -47,23 +36,7 @@ pub async fn results_csv(
     query.allow_only(&[]).map_err(in_csv_terms)?;
     let PathParams(raw_id) = path.map_err(|_| job_not_found())?;
     let job = owned_job(&state, &principal, &raw_id).await?;
-    let columns = input_columns(&job)?;
-    let rows = download_rows(&state, &job).await?;
-    let mut out = csv::Writer::from_writer(Vec::new());
-    let header = columns.iter().map(String::as_str).chain(RESULT_COLUMNS);
-    out.write_record(header).map_err(ApiError::internal)?;
-    for row in rows {
-        let mut record: Vec<String> = columns.iter().map(|c| cell(row.input.get(c))).collect();
-        record.push(row.matched.to_string());
-        record.push(row.company_id.unwrap_or_default());
-        record.push(row.company_name.unwrap_or_default());
-        record.push(row.company_domain.unwrap_or_default());
-        record.push(text(row.industry));
-        record.push(text(row.country));
-        record.push(text(row.employee_count));
-        out.write_record(&record).map_err(ApiError::internal)?;
-    }
-    let bytes = out.into_inner().map_err(ApiError::internal)?;
+    let bytes = build_results_csv(&state, &job).await?;
     let disposition = format!("attachment; filename=\"enrichment-{}.csv\"", job.id);
     Ok((
         StatusCode::OK,
@@ -74,17 +47,4 @@ pub async fn results_csv(
         bytes,
     )
         .into_response())
-}
-
-/// A cell for an input value: text as is, other values as JSON, null or absent as empty.
-fn cell(value: Option<&Value>) -> String {
-    match value {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
-    }
-}
-
-fn text<T: ToString>(value: Option<T>) -> String {
-    value.map(|v| v.to_string()).unwrap_or_default()
 }

@@ -130,7 +130,8 @@ const JOB_CHANGES: &[&str] = &[
     "role_logic",
 ];
 
-fn allowed(kind: SignalType) -> Vec<&'static str> {
+/// The query parameters the list of `kind` accepts, paging and sorting included.
+pub fn allowed(kind: SignalType) -> Vec<&'static str> {
     let own: &[&[&str]] = match kind {
         SignalType::FundingRound => &[COMPANY_ATTRS, FUNDING],
         SignalType::Hiring => &[HIRING],

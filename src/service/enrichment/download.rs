@@ -1,4 +1,6 @@
-//! Every processed row of a job with its matched company's short fields, for the CSV download.
+//! Every processed row of a job with its matched company's short fields, and the `results.csv`
+//! built from them: the input columns in their first-seen order, then `matched, company_id,
+//! company_name, company_domain, industry, country, employee_count`. A null is an empty cell.
 
 use serde_json::{Map, Value};
 
@@ -62,4 +64,53 @@ pub async fn download_rows(
         }
     }
     Ok(out)
+}
+
+/// The columns the download adds after the input columns.
+const RESULT_COLUMNS: [&str; 7] = [
+    "matched",
+    "company_id",
+    "company_name",
+    "company_domain",
+    "industry",
+    "country",
+    "employee_count",
+];
+
+/// The job's `results.csv`: every processed row, the same for every client.
+pub async fn results_csv(services: &Services, job: &JobRow) -> Result<Vec<u8>, ServiceError> {
+    let columns = input_columns(job)?;
+    let rows = download_rows(services, job).await?;
+    let failed = |err: csv::Error| StoreError::Corrupt(format!("results.csv not written: {err}"));
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let header = columns.iter().map(String::as_str).chain(RESULT_COLUMNS);
+    out.write_record(header).map_err(failed)?;
+    for row in rows {
+        let mut record: Vec<String> = columns.iter().map(|c| cell(row.input.get(c))).collect();
+        record.push(row.matched.to_string());
+        record.push(row.company_id.unwrap_or_default());
+        record.push(row.company_name.unwrap_or_default());
+        record.push(row.company_domain.unwrap_or_default());
+        record.push(text(row.industry));
+        record.push(text(row.country));
+        record.push(text(row.employee_count));
+        out.write_record(&record).map_err(failed)?;
+    }
+    let bytes = out
+        .into_inner()
+        .map_err(|err| StoreError::Corrupt(format!("results.csv not written: {err}")))?;
+    Ok(bytes)
+}
+
+/// A cell for an input value: text as is, other values as JSON, null or absent as empty.
+fn cell(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(text)) => text.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn text<T: ToString>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
 }

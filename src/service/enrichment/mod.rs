@@ -51,6 +51,20 @@ pub async fn find_owned_job(
     Ok(JobLookup::Live(Box::new(job)))
 }
 
+/// The team's most recent jobs still kept, newest first.
+pub async fn recent_jobs(
+    services: &Services,
+    ctx: &TeamContext,
+    limit: i64,
+) -> Result<Vec<JobRow>, ServiceError> {
+    let now = services.clock.now_ms();
+    let jobs = crate::store::enrichment::recent_jobs(&services.db, ctx.team(), limit).await?;
+    Ok(jobs
+        .into_iter()
+        .filter(|job| !is_expired(job.created_at, now))
+        .collect())
+}
+
 /// The job with up to `limit` of its results from row `from` on.
 pub async fn read_job(
     services: &Services,

@@ -2,11 +2,13 @@
 //! subscription of their own. A team has at most 20 monitors, and its monitors' webhooks count
 //! toward its 10 active webhooks.
 
+mod recent;
 mod update;
 mod webhook;
 
 use std::collections::HashMap;
 
+pub use recent::recent_signals;
 pub use update::{MonitorChanges, update};
 
 use crate::domain::signal_type::{SIGNAL_TYPES_MESSAGE, SignalType, parse_signal_types};

@@ -29,7 +29,7 @@ pub async fn attach_new_webhook(
         endpoint_url: url.as_str().to_string(),
         secret: generate_webhook_secret(),
         event_types: event_types(types),
-        modified_by: ctx.user_id.clone(),
+        modified_by: ctx.modified_by().to_string(),
         modified_via: ctx.via.as_str(),
     };
     insert_webhook(tx, &webhook).await?;

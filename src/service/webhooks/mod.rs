@@ -140,7 +140,7 @@ pub async fn create(
         endpoint_url: input.endpoint_url.into_string(),
         secret: generate_webhook_secret(),
         event_types: input.event_types,
-        modified_by: ctx.user_id.clone(),
+        modified_by: ctx.modified_by().to_string(),
         modified_via: ctx.via.as_str(),
     };
     let mut tx = services.db.begin_write().await?;
@@ -166,7 +166,9 @@ pub async fn delete(services: &Services, ctx: &TeamContext, id: &str) -> Result<
     if let Some(monitor_id) = &row.monitor_id {
         return Err(owned_by_monitor(monitor_id));
     }
-    if !store::soft_delete_webhook(&mut tx, ctx.team(), id, &ctx.user_id, ctx.via.as_str()).await? {
+    if !store::soft_delete_webhook(&mut tx, ctx.team(), id, ctx.modified_by(), ctx.via.as_str())
+        .await?
+    {
         return Err(webhook_not_found());
     }
     tx.commit().await?;

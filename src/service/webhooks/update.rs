@@ -86,7 +86,7 @@ fn apply(row: &mut WebhookRow, changes: WebhookChanges, ctx: &TeamContext) {
     if changes.rotate_secret {
         row.secret = generate_webhook_secret();
     }
-    row.last_modified_by = Some(ctx.user_id.clone());
+    row.last_modified_by = Some(ctx.modified_by().to_string());
     row.last_modified_via = Some(ctx.via.as_str().to_string());
     row.updated_at = now_ms();
 }

@@ -155,6 +155,11 @@ impl TestApp {
         }
     }
 
+    /// The directory this app writes e-mails into (unless the test named another).
+    pub fn mail_dir(&self) -> &std::path::Path {
+        self._mail.path()
+    }
+
     /// Sends a request and reads the whole answer.
     pub async fn send(&self, request: reqwest::RequestBuilder) -> TestResponse {
         let response = request.send().await.expect("request reaches the service");

@@ -2,7 +2,9 @@
 
 pub mod app;
 pub mod backend;
+pub mod browser;
 pub mod command;
+pub mod dashboard;
 pub mod demo;
 pub mod event_receiver;
 pub mod process;
