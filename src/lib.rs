@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod collectors;
 pub mod config;
 pub mod delivery;
 pub mod demo;
