@@ -28,6 +28,7 @@ pub mod query;
 pub mod rate_limits;
 pub mod redis_limits;
 pub mod search;
+pub mod sec_filings;
 mod signal_filters;
 pub mod signal_lists;
 pub mod signal_query;

@@ -3,9 +3,13 @@
 
 pub mod feed;
 pub mod filing;
+pub mod pass;
 pub mod record;
+pub mod source;
 mod text;
 
 pub use feed::{FeedEntry, parse_feed};
 pub use filing::{Amount, FormD, Issuer, parse_filing};
+pub use pass::{NAME, PassReport, run_pass};
 pub use record::{IssuerCompany, funding_record, issuer_country};
+pub use source::Edgar;
