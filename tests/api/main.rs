@@ -31,6 +31,7 @@ mod record_types;
 mod request_order;
 mod scale_out;
 mod schema_parity;
+mod sec_form_d;
 mod shared_limits;
 mod shutdown;
 mod signal_import;

@@ -11,5 +11,5 @@ mod text;
 pub use feed::{FeedEntry, parse_feed};
 pub use filing::{Amount, FormD, Issuer, parse_filing};
 pub use pass::{NAME, PassReport, run_pass};
-pub use record::{IssuerCompany, funding_record, issuer_country};
+pub use record::{IssuerCompany, brand_name, funding_record, issuer_country};
 pub use source::Edgar;

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::feed::{FeedEntry, parse_feed};
 use super::filing::{FormD, parse_filing};
-use super::record::{IssuerCompany, funding_record, issuer_country};
+use super::record::{IssuerCompany, brand_name, funding_record, issuer_country};
 use super::source::Edgar;
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::now_ms;
@@ -102,8 +102,13 @@ async fn pass(
         }
     };
     report.filings_seen = entries.len() as i64;
+
+    let today = chrono::Utc::now().date_naive();
     // Oldest first: an offering's first filing is stored before the amendments that follow it.
-    for entry in entries.iter().rev() {
+    for mut entry in entries.into_iter().rev() {
+        // A round needs a date: the first sale's, else the filing's, else today.
+        entry.filed = entry.filed.or(Some(today));
+        let entry = &entry;
         let now = now_ms();
         let Some(attempt) =
             claim_filing(db, &entry.accession, now, now + LEASE_MS, MAX_ATTEMPTS).await?
@@ -190,7 +195,7 @@ async fn read_filing(db: &Db, edgar: &Edgar, entry: &FeedEntry) -> Result<Read, 
 /// The known company of the issuer: the enrichment matcher's company for its name, unless that
 /// company is known to be in another country.
 async fn issuer_company(db: &Db, form: &FormD) -> Result<IssuerCompany, FilingError> {
-    let lookup = [Lookup::Name(form.issuer.name.clone())];
+    let lookup = [Lookup::Name(brand_name(&form.issuer.name))];
     let found = match_companies(db, &lookup)
         .await
         .map_err(|e| FilingError::Source(format!("matching the issuer: {e}")))?;

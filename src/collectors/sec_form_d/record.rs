@@ -37,6 +37,49 @@ pub fn issuer_country(form: &FormD) -> (Option<&'static str>, Option<&'static st
     (country_code(country), None)
 }
 
+/// Legal-form endings left out of an issuer's name, so `Acme Robotics, Inc.` is found, and
+/// created, as the company `Acme Robotics`.
+const LEGAL_FORMS: [&str; 16] = [
+    "incorporated",
+    "inc.",
+    "inc",
+    "l.l.c.",
+    "llc",
+    "corporation",
+    "corp.",
+    "corp",
+    "limited",
+    "ltd.",
+    "ltd",
+    "l.p.",
+    "lp",
+    "pbc",
+    "co.",
+    "plc",
+];
+
+/// An issuer's name without its legal form: `Acme Robotics, Inc.` → `Acme Robotics`.
+pub fn brand_name(legal: &str) -> String {
+    let mut name = legal.trim();
+    for _ in 0..2 {
+        let lower = name.to_ascii_lowercase();
+        let Some(form) = LEGAL_FORMS.iter().find(|form| {
+            lower.ends_with(&format!(" {form}")) || lower.ends_with(&format!(",{form}"))
+        }) else {
+            break;
+        };
+        name = name[..name.len() - form.len()]
+            .trim_end()
+            .trim_end_matches(',')
+            .trim_end();
+    }
+    if name.is_empty() {
+        legal.trim().to_string()
+    } else {
+        name.to_string()
+    }
+}
+
 /// The funding record of a filing. `offering` is the accession number of the offering's first
 /// filing (the filing itself, or the one an amendment goes back to): the signal's key, so an
 /// amendment updates its offering's round instead of adding one.
@@ -71,7 +114,7 @@ pub fn funding_record(
         }
         IssuerCompany::New => {
             let (country, _) = issuer_country(form);
-            fields.insert("companyName".into(), json!(form.issuer.name));
+            fields.insert("companyName".into(), json!(brand_name(&form.issuer.name)));
             if let Some(name) = country.and_then(country_name) {
                 fields.insert("companyCountry".into(), json!(name));
             }

@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod backend;
+pub mod edgar;
 pub mod event_receiver;
 pub mod process;
 pub mod receiver;

@@ -35,7 +35,7 @@ fn a_new_issuers_record_carries_the_round_and_the_fields_to_create_the_company()
             "currency": "USD",
             "amount": 6_250_000,
             "announcedDate": "2026-11-12",
-            "companyName": "Harbor Lane Analytics, Inc.",
+            "companyName": "Harbor Lane Analytics",
             "companyCountry": "United States",
             "companyFoundedYear": 2022,
             "sources": [{
@@ -80,4 +80,17 @@ fn the_issuers_country_comes_from_the_state_code_or_the_foreign_description() {
     form.issuer.state_or_country = Some("A6".into());
     form.issuer.state_or_country_description = Some("ONTARIO, CANADA".into());
     assert_eq!(issuer_country(&form), (Some("CA"), None));
+}
+
+#[test]
+fn an_issuers_brand_name_leaves_its_legal_form_out() {
+    assert_eq!(
+        brand_name("Harbor Lane Analytics, Inc."),
+        "Harbor Lane Analytics"
+    );
+    assert_eq!(brand_name("Café Norte Holdings LLC"), "Café Norte Holdings");
+    assert_eq!(brand_name("Northwind Corp."), "Northwind");
+    assert_eq!(brand_name("Blue Fern Co., Ltd."), "Blue Fern");
+    assert_eq!(brand_name("Incorporated Things"), "Incorporated Things");
+    assert_eq!(brand_name("Inc."), "Inc.");
 }
