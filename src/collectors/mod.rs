@@ -16,6 +16,7 @@ pub mod lever;
 pub mod location;
 pub mod politeness;
 pub mod posting;
+pub mod sec_form_d;
 pub mod text;
 pub mod worker;
 

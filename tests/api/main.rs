@@ -47,6 +47,7 @@ mod request_order;
 mod research_lookup;
 mod scale_out;
 mod schema_parity;
+mod sec_form_d;
 mod shared_limits;
 mod shutdown;
 mod signal_import;

@@ -6,6 +6,7 @@ pub mod browser;
 pub mod command;
 pub mod dashboard;
 pub mod demo;
+pub mod edgar;
 pub mod event_receiver;
 pub mod process;
 pub mod receiver;
