@@ -42,6 +42,7 @@ pub struct Application {
 impl Application {
     /// Connects and migrates the database and binds the listener (when this role serves HTTP).
     pub async fn build(mut config: Config) -> anyhow::Result<Application> {
+        config.check()?;
         if config.allow_private_webhooks {
             tracing::warn!("private webhook addresses are allowed: use this only in development");
         }

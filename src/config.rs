@@ -94,23 +94,36 @@ impl FromStr for RetrySchedule {
     }
 }
 
-/// The collectors a process runs, parsed from `greenhouse,lever`; empty = none.
+/// The collectors a process runs, parsed from `greenhouse,lever,sec-form-d`; empty = none.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CollectorList(pub Vec<Provider>);
+pub struct CollectorList {
+    /// The job-board collectors.
+    pub boards: Vec<Provider>,
+    /// The SEC Form D collector.
+    pub sec_form_d: bool,
+}
+
+/// The name of the SEC Form D collector.
+pub const SEC_FORM_D: &str = "sec-form-d";
 
 impl FromStr for CollectorList {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let mut list = Vec::new();
+        let mut list = CollectorList::default();
         for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let provider = Provider::parse(&name.to_ascii_lowercase()).ok_or_else(|| {
-                format!("unknown collector {name:?}: use greenhouse, lever or ashby")
+            let lower = name.to_ascii_lowercase();
+            if lower == SEC_FORM_D {
+                list.sec_form_d = true;
+                continue;
+            }
+            let provider = Provider::parse(&lower).ok_or_else(|| {
+                format!("unknown collector {name:?}: use greenhouse, lever, ashby or sec-form-d")
             })?;
-            if !list.contains(&provider) {
-                list.push(provider);
+            if !list.boards.contains(&provider) {
+                list.boards.push(provider);
             }
         }
-        Ok(CollectorList(list))
+        Ok(list)
     }
 }
 
@@ -118,6 +131,26 @@ impl Config {
     /// True when pending domain targets are looked up on their website.
     pub fn research_fetches(&self) -> bool {
         self.research_fetch.unwrap_or(true)
+    }
+
+    /// Refuses settings the service cannot run with.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.collectors.sec_form_d && self.sec_user_agent().is_none() {
+            anyhow::bail!(
+                "the sec-form-d collector needs SIGNALWATCH_SEC_USER_AGENT: the SEC serves only \
+                 clients that name themselves with a contact address, e.g. \
+                 \"Example Corp ops@example.com\""
+            );
+        }
+        Ok(())
+    }
+
+    /// The `User-Agent` of requests to the SEC, when one is set.
+    pub fn sec_user_agent(&self) -> Option<&str> {
+        self.sec_user_agent
+            .as_deref()
+            .map(str::trim)
+            .filter(|agent| !agent.is_empty())
     }
 
     /// The base URL of a job-board provider's API.
@@ -234,7 +267,7 @@ pub struct Config {
           default_missing_value = "true")]
     pub research_fetch: Option<bool>,
 
-    /// Collectors that run, comma-separated: greenhouse, lever, ashby (empty = none)
+    /// Collectors that run, comma-separated: greenhouse, lever, ashby, sec-form-d (empty = none)
     #[arg(
         long = "collectors",
         env = "SIGNALWATCH_COLLECTORS",
@@ -251,6 +284,24 @@ pub struct Config {
         value_parser = clap::value_parser!(u64).range(1..)
     )]
     pub collect_interval_seconds: u64,
+
+    /// Base URL of SEC EDGAR, read by the sec-form-d collector
+    #[arg(
+        long = "sec-url",
+        alias = "sec_url",
+        env = "SIGNALWATCH_SEC_URL",
+        default_value = "https://www.sec.gov"
+    )]
+    pub sec_url: String,
+
+    /// User-Agent of every request to the SEC: who you are and a contact address (required
+    /// with the sec-form-d collector)
+    #[arg(
+        long = "sec-user-agent",
+        alias = "sec_user_agent",
+        env = "SIGNALWATCH_SEC_USER_AGENT"
+    )]
+    pub sec_user_agent: Option<String>,
 
     /// Base URL of the Greenhouse job board API
     #[arg(
@@ -380,7 +431,11 @@ mod tests {
     #[test]
     fn collectors_are_named_once_each_and_unknown_ones_refused() {
         let list: CollectorList = " lever, Greenhouse,lever,".parse().expect("valid");
-        assert_eq!(list.0, [Provider::Lever, Provider::Greenhouse]);
+        assert_eq!(list.boards, [Provider::Lever, Provider::Greenhouse]);
+        assert!(!list.sec_form_d);
+        let list: CollectorList = "SEC-Form-D,ashby".parse().expect("valid");
+        assert_eq!(list.boards, [Provider::Ashby]);
+        assert!(list.sec_form_d);
         assert_eq!("".parse::<CollectorList>(), Ok(CollectorList::default()));
         assert!("lever,workday".parse::<CollectorList>().is_err());
     }

@@ -17,6 +17,7 @@ pub mod location;
 pub mod politeness;
 pub mod posting;
 pub mod sec_form_d;
+pub mod sec_pass;
 pub mod text;
 pub mod worker;
 
@@ -26,7 +27,8 @@ use serde::Serialize;
 
 use self::board::{PollError, poll_board};
 use self::politeness::{HostGate, host_of};
-use crate::config::Config;
+use self::sec_pass::SecCollector;
+use crate::config::{Config, SEC_FORM_D};
 use crate::delivery::client::WebhookClient;
 use crate::delivery::client::fetch::{FetchRequest, Fetched};
 use crate::delivery::dispatch::Dispatcher;
@@ -50,6 +52,7 @@ const MAX_BACKOFF_MS: i64 = 24 * 60 * 60 * 1000;
 #[derive(Debug)]
 pub struct Collectors {
     enabled: Vec<Provider>,
+    sec: SecCollector,
     interval_ms: i64,
     urls: [String; 3],
     client: WebhookClient,
@@ -80,7 +83,8 @@ impl Collectors {
     /// The collectors `config` turns on, with its source URLs.
     pub fn new(config: &Config) -> anyhow::Result<Collectors> {
         Ok(Collectors {
-            enabled: config.collectors.0.clone(),
+            enabled: config.collectors.boards.clone(),
+            sec: SecCollector::new(config)?,
             interval_ms: (config.collect_interval_seconds as i64).saturating_mul(1000),
             urls: Provider::ALL.map(|p| config.board_api_url(p).to_string()),
             client: WebhookClient::new(config.allow_private_webhooks, FETCH_TIMEOUT)?,
@@ -88,9 +92,14 @@ impl Collectors {
         })
     }
 
-    /// The collectors that run periodically.
+    /// The job-board collectors that run periodically.
     pub fn enabled(&self) -> &[Provider] {
         &self.enabled
+    }
+
+    /// The SEC Form D collector.
+    pub fn sec(&self) -> &SecCollector {
+        &self.sec
     }
 
     /// Seconds between passes.
@@ -116,17 +125,18 @@ impl Collectors {
     /// Every collector with the figures of its last pass.
     pub async fn statuses(&self, db: &Db) -> Result<Vec<CollectorStatus>, StoreError> {
         let runs = runs(db).await?;
-        Ok(Provider::ALL
+        let run_of = |name: &str| {
+            runs.iter()
+                .find(|r| r.name == name)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let mut statuses: Vec<CollectorStatus> = Provider::ALL
             .iter()
-            .map(|provider| {
-                let run = runs
-                    .iter()
-                    .find(|r| r.name == provider.as_str())
-                    .cloned()
-                    .unwrap_or_default();
-                self.status(*provider, run)
-            })
-            .collect())
+            .map(|provider| self.status(*provider, run_of(provider.as_str())))
+            .collect();
+        statuses.push(self.sec.status(run_of(SEC_FORM_D)));
+        Ok(statuses)
     }
 
     fn status(&self, provider: Provider, run: RunRow) -> CollectorStatus {
@@ -227,7 +237,7 @@ impl Collectors {
             )),
         };
         record_run(db, &run).await?;
-        count(provider, &run, failures.len());
+        count(name, &run, failures.len());
         tracing::info!(
             collector = name,
             boards = run.sources_checked,
@@ -239,9 +249,8 @@ impl Collectors {
     }
 }
 
-/// Prometheus counters of a pass.
-fn count(provider: Provider, run: &RunRow, failed: usize) {
-    let name = provider.as_str();
+/// Prometheus counters of a pass of the collector `name`.
+pub(crate) fn count(name: &'static str, run: &RunRow, failed: usize) {
     let counters = [
         ("signalwatch_collector_passes_total", 1),
         (

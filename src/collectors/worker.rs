@@ -21,6 +21,14 @@ pub async fn collector_loop(
     dispatcher: Arc<Dispatcher>,
     shutdown: CancellationToken,
 ) {
+    if collectors.sec().enabled() {
+        tokio::spawn(sec_loop(
+            db.clone(),
+            collectors.clone(),
+            dispatcher.clone(),
+            shutdown.clone(),
+        ));
+    }
     if collectors.enabled().is_empty() {
         return;
     }
@@ -44,6 +52,30 @@ pub async fn collector_loop(
         tokio::select! {
             _ = shutdown.cancelled() => return,
             _ = tokio::time::sleep(tick) => {}
+        }
+    }
+}
+
+/// The SEC Form D collector: a pass at start, then one per interval (the pass lease keeps the
+/// workers of a scale-out from reading the feed at the same time).
+async fn sec_loop(
+    db: Db,
+    collectors: Arc<Collectors>,
+    dispatcher: Arc<Dispatcher>,
+    shutdown: CancellationToken,
+) {
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            ran = collectors.sec().run(&db, &dispatcher, false) => {
+                if let Err(err) = ran {
+                    tracing::error!(collector = "sec-form-d", error = %err, "collector pass failed");
+                }
+            }
+        }
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = tokio::time::sleep(collectors.interval()) => {}
         }
     }
 }

@@ -142,6 +142,7 @@ pub async fn open_demo_monitor(
         team_id: team.team_id.clone(),
         user_id: team.user_id.clone(),
         via: Via::Api,
+        actor: team.user_id.clone(),
     };
     let input = NewMonitor {
         name: DEMO_MONITOR.to_string(),

@@ -14,10 +14,10 @@ use crate::support::{Backend, TestApp};
 
 mod two_worker_processes_collect_every_posting_once {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs PostgreSQL: set SIGNALWATCH_TEST_POSTGRES_URL, run with --run-ignored all"]
     async fn on_postgres() {
-        if let Some(backend) = crate::support::Backend::postgres() {
-            super::two_worker_processes_collect_every_posting_once(backend).await
-        }
+        super::two_worker_processes_collect_every_posting_once(crate::support::Backend::postgres())
+            .await
     }
 }
 

@@ -18,10 +18,9 @@ use crate::support::{Backend, TestApp};
 const OWNER: &str = "owner@example.com";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: run with --run-ignored all"]
 async fn a_member_works_through_the_dashboard_in_a_real_browser() {
-    let Some(browser) = Browser::start("dashboard_browser").await else {
-        return;
-    };
+    let browser = Browser::start("dashboard_browser").await;
     let app = TestApp::start_with(
         Backend::Sqlite,
         &["--allow-private-webhooks", "true", "--retry-schedule", "1"],

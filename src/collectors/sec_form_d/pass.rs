@@ -192,11 +192,12 @@ async fn read_filing(db: &Db, edgar: &Edgar, entry: &FeedEntry) -> Result<Read, 
     })
 }
 
-/// The known company of the issuer: the enrichment matcher's company for its name, unless that
-/// company is known to be in another country.
+/// The known company of the issuer: the enrichment matcher's company for its name, when that
+/// company's name is the issuer's (legal forms aside; the matcher also offers look-alikes, and
+/// `Acme Labs 2` is not `Acme Labs`) and it is not known to be in another country.
 async fn issuer_company(db: &Db, form: &FormD) -> Result<IssuerCompany, FilingError> {
-    let lookup = [Lookup::Name(brand_name(&form.issuer.name))];
-    let found = match_companies(db, &lookup)
+    let brand = brand_name(&form.issuer.name);
+    let found = match_companies(db, &[Lookup::Name(brand.clone())])
         .await
         .map_err(|e| FilingError::Source(format!("matching the issuer: {e}")))?;
     let Some(found) = found.into_iter().next().flatten() else {
@@ -204,14 +205,18 @@ async fn issuer_company(db: &Db, form: &FormD) -> Result<IssuerCompany, FilingEr
     };
     let (country, _) = issuer_country(form);
     let summaries = company_summaries(db, std::slice::from_ref(&found.company_id)).await?;
-    let elsewhere = summaries
-        .first()
-        .and_then(|c| c.headquarters_country.as_deref())
+    let Some(company) = summaries.first() else {
+        return Ok(IssuerCompany::New);
+    };
+    let same_name = brand_name(&company.name).to_lowercase() == brand.to_lowercase();
+    let elsewhere = company
+        .headquarters_country
+        .as_deref()
         .zip(country)
         .is_some_and(|(known, issuer)| !normalize_country(known).eq_ignore_ascii_case(issuer));
-    Ok(if elsewhere {
-        IssuerCompany::New
-    } else {
+    Ok(if same_name && !elsewhere {
         IssuerCompany::Known(found.company_id)
+    } else {
+        IssuerCompany::New
     })
 }
