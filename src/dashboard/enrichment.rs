@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::page::{Layout, PageError, render, render_with, see_other, when};
 use crate::enrichment::input::Upload;
+use crate::http::csv_enrichment::download::results_attachment;
 use crate::http::state::AppState;
 use crate::service::ServiceError;
 use crate::service::enrichment::download::results_csv;
@@ -237,14 +238,5 @@ pub async fn download(
 ) -> Result<Response, PageError> {
     let job = owned(&state, &session, &id).await?;
     let bytes = results_csv(&state, &job).await?;
-    let disposition = format!("attachment; filename=\"enrichment-{}.csv\"", job.id);
-    Ok((
-        StatusCode::OK,
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
-        bytes,
-    )
-        .into_response())
+    Ok(results_attachment(&job.id, bytes))
 }

@@ -189,7 +189,7 @@ async fn each_new_posting_of_a_watched_board_becomes_one_hiring_signal_delivered
         .iter()
         .map(|c| c["name"].as_str().expect("name"))
         .collect();
-    assert_eq!(names, ["greenhouse", "lever", "ashby"]);
+    assert_eq!(names, ["greenhouse", "lever", "ashby", "sec-form-d"]);
     assert_eq!(listed.data()[0], second);
     assert_eq!(listed.data()[0]["enabled"], false);
 
@@ -431,7 +431,8 @@ async fn an_enabled_collector_polls_on_its_own_every_interval(backend: Backend) 
         [
             ("greenhouse".to_string(), false),
             ("lever".to_string(), true),
-            ("ashby".to_string(), false)
+            ("ashby".to_string(), false),
+            ("sec-form-d".to_string(), false)
         ]
     );
     // Polled again and again, the posting stays one signal.

@@ -41,7 +41,7 @@ async fn serve_demo_prints_a_sign_in_link_next_to_the_api_key() {
     let deadline = Instant::now() + DEMO_DEADLINE;
     let printed = loop {
         let text = std::fs::read_to_string(&output).unwrap_or_default();
-        if text.contains("Try:") {
+        if text.contains("Try (bash):") {
             break text;
         }
         assert!(Instant::now() < deadline, "no demo output in time:\n{text}");
@@ -49,7 +49,7 @@ async fn serve_demo_prints_a_sign_in_link_next_to_the_api_key() {
     };
     let key_line = printed
         .lines()
-        .position(|l| l.contains("API key (shown once)"));
+        .position(|l| l.contains("API key") && l.contains("(shown once)"));
     let link_line = printed.lines().position(|l| l.contains("sign-in link"));
     assert!(
         key_line.is_some() && link_line == key_line.map(|n| n + 1),

@@ -37,8 +37,13 @@ pub async fn results_csv(
     let PathParams(raw_id) = path.map_err(|_| job_not_found())?;
     let job = owned_job(&state, &principal, &raw_id).await?;
     let bytes = build_results_csv(&state, &job).await?;
-    let disposition = format!("attachment; filename=\"enrichment-{}.csv\"", job.id);
-    Ok((
+    Ok(results_attachment(&job.id, bytes))
+}
+
+/// A job's `results.csv` as a download named after the job (the API's and the dashboard's).
+pub fn results_attachment(job_id: &str, bytes: Vec<u8>) -> Response {
+    let disposition = format!("attachment; filename=\"enrichment-{job_id}.csv\"");
+    (
         StatusCode::OK,
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
@@ -46,5 +51,5 @@ pub async fn results_csv(
         ],
         bytes,
     )
-        .into_response())
+        .into_response()
 }
