@@ -3,8 +3,8 @@
 
 use askama::Template;
 use axum::extract::{Multipart, Path, State};
-use axum::http::{StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 
 use super::page::{Layout, PageError, render, render_with, see_other, when};
 use crate::enrichment::input::Upload;
