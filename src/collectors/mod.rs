@@ -228,14 +228,7 @@ impl Collectors {
                 );
             }
         }
-        run.last_error = match failures.len() {
-            0 => None,
-            1 => failures.pop(),
-            n => Some(format!(
-                "{n} boards failed; last: {}",
-                failures.pop().unwrap_or_default()
-            )),
-        };
+        run.last_error = last_error(&failures, "boards");
         record_run(db, &run).await?;
         count(name, &run, failures.len());
         tracing::info!(
@@ -246,6 +239,15 @@ impl Collectors {
             "collector pass done"
         );
         Ok(self.status(provider, run))
+    }
+}
+
+/// A pass's `last_error`: its one failure, or how many `items` failed and the last one.
+pub(crate) fn last_error(failures: &[String], items: &str) -> Option<String> {
+    match failures {
+        [] => None,
+        [only] => Some(only.clone()),
+        [.., last] => Some(format!("{} {items} failed; last: {last}", failures.len())),
     }
 }
 
@@ -275,6 +277,20 @@ pub(crate) fn count(name: &'static str, run: &RunRow, failed: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pass_names_its_only_failure_or_counts_them_and_names_the_last() {
+        assert_eq!(last_error(&[], "boards"), None);
+        assert_eq!(
+            last_error(&["a: 404".into()], "boards").as_deref(),
+            Some("a: 404")
+        );
+        let two = ["a: 404".to_string(), "b: 500".to_string()];
+        assert_eq!(
+            last_error(&two, "boards").as_deref(),
+            Some("2 boards failed; last: b: 500")
+        );
+    }
 
     #[test]
     fn a_failing_board_waits_the_interval_doubled_per_failure_up_to_a_day() {

@@ -117,19 +117,10 @@ impl SecCollector {
 /// A pass's figures as the collectors keep them: filings read as sources checked, filings in
 /// the feed as items seen, and the last error (with how many there were).
 fn run_row(started: i64, report: &PassReport) -> RunRow {
-    let mut errors = report.errors.clone();
-    let last_error = match errors.len() {
-        0 => None,
-        1 => errors.pop(),
-        n => Some(format!(
-            "{n} filings failed; last: {}",
-            errors.pop().unwrap_or_default()
-        )),
-    };
     RunRow {
         name: SEC_FORM_D.to_string(),
         last_run_at: Some(started),
-        last_error,
+        last_error: super::last_error(&report.errors, "filings"),
         sources_checked: report.filings_read,
         items_seen: report.filings_seen,
         signals_created: report.signals_created,

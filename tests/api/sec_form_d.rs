@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::delivery_support::{FAST, SOON};
+use crate::delivery_support::{FAST, SOON, assert_stays_at};
 use crate::each_backend;
 use crate::support::edgar::{Filing, LocalEdgar};
 use crate::support::receiver::Receiver;
@@ -21,6 +21,7 @@ each_backend!(
     a_malformed_filing_is_recorded_and_the_pass_goes_on,
     a_403_from_the_sec_is_the_collectors_last_error,
     every_request_names_the_requester,
+    requests_to_the_sec_are_spaced_under_its_rate_limit,
     two_workers_read_each_filing_once,
 );
 
@@ -214,12 +215,8 @@ async fn an_amendment_updates_its_offerings_round_and_delivers_nothing_new(backe
     let rows = rounds(&app, &team.key, "Harbor Lane").await;
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["amount"], 8_500_000, "the amendment's figure");
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(
-        receiver.received().len(),
-        1,
-        "an update is never delivered again"
-    );
+    // An update is never delivered again.
+    assert_stays_at(&receiver, 1, Duration::from_millis(500)).await;
 }
 
 async fn pooled_investment_funds_are_left_out(backend: Backend) {
@@ -370,6 +367,36 @@ async fn two_workers_read_each_filing_once(backend: Backend) {
             edgar.document_reads(&format!("0002001{n:03}-26-000001")),
             1,
             "filing {n} read once"
+        );
+    }
+}
+
+async fn requests_to_the_sec_are_spaced_under_its_rate_limit(backend: Backend) {
+    let edgar = LocalEdgar::start().await;
+    let app = start(backend, &edgar).await;
+    for n in 1..=4 {
+        edgar.publish(
+            Filing::form_d(
+                &format!("0002002{n:03}-26-000001"),
+                &format!("0002002{n:03}"),
+                &format!("Paced Company {n} Inc"),
+            )
+            .build(),
+        );
+    }
+
+    run_pass(&app).await;
+
+    let requests = edgar.requests();
+    let pass = &requests[requests.len() - 5..];
+    assert!(pass[0].path.starts_with("/cgi-bin/"), "{requests:?}");
+    for pair in pass.windows(2) {
+        let gap = pair[1].at.duration_since(pair[0].at);
+        assert!(
+            gap >= Duration::from_millis(100),
+            "under 10 requests a second: {gap:?} between {:?} and {:?}",
+            pair[0].path,
+            pair[1].path
         );
     }
 }

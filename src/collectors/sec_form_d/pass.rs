@@ -177,9 +177,6 @@ async fn read_filing(db: &Db, edgar: &Edgar, entry: &FeedEntry) -> Result<Read, 
     assign_signal(db, &entry.accession, &offering, &signal_id, now_ms()).await?;
     let company = issuer_company(db, &form).await?;
     let record = funding_record(&form, entry, &offering, &signal_id, &company);
-    let serde_json::Value::Object(record) = record else {
-        unreachable!("a funding record is an object");
-    };
     let report = ingest_signals(db, SignalType::FundingRound, vec![Ok(record)]).await?;
     if let Some(refused) = report.invalid.first() {
         return Err(FilingError::Source(format!(

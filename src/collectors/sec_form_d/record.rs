@@ -1,11 +1,12 @@
 //! A Form D as a funding-round record of the import format, ready for the ingest path.
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::feed::FeedEntry;
 use super::filing::FormD;
 use crate::domain::countries::{country_code, country_name};
 use crate::domain::us_states::state_code;
+use crate::ingest::fields::Record;
 
 /// Where the issuer stands in the company database.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,41 +90,46 @@ pub fn funding_record(
     offering: &str,
     signal_id: &str,
     company: &IssuerCompany,
-) -> Value {
+) -> Record {
     let announced = form.first_sale.or(entry.filed);
-    let mut record = json!({
-        "signalId": signal_id,
-        "externalId": offering,
-        "roundType": "undisclosed",
-        "currency": "USD",
-        "announcedDate": announced.map(|d| d.format("%Y-%m-%d").to_string()),
-        "sources": [{
+    let mut fields = Record::new();
+    let mut set = |key: &str, value: serde_json::Value| {
+        fields.insert(key.to_string(), value);
+    };
+    set("signalId", json!(signal_id));
+    set("externalId", json!(offering));
+    set("roundType", json!("undisclosed"));
+    set("currency", json!("USD"));
+    set(
+        "announcedDate",
+        json!(announced.map(|d| d.format("%Y-%m-%d").to_string())),
+    );
+    set(
+        "sources",
+        json!([{
             "url": entry.index_url,
             "sourceType": "sec_filing",
             "title": format!("Form {} filed by {}", entry.form_type, form.issuer.name),
             "isPrimary": true,
-        }],
-    });
-    let fields = record.as_object_mut().expect("a record is an object");
+        }]),
+    );
     if let Some(amount) = form.round_amount() {
-        fields.insert("amount".into(), json!(amount));
+        set("amount", json!(amount));
     }
     match company {
-        IssuerCompany::Known(id) => {
-            fields.insert("companyId".into(), json!(id));
-        }
+        IssuerCompany::Known(id) => set("companyId", json!(id)),
         IssuerCompany::New => {
             let (country, _) = issuer_country(form);
-            fields.insert("companyName".into(), json!(brand_name(&form.issuer.name)));
+            set("companyName", json!(brand_name(&form.issuer.name)));
             if let Some(name) = country.and_then(country_name) {
-                fields.insert("companyCountry".into(), json!(name));
+                set("companyCountry", json!(name));
             }
             if let Some(year) = form.issuer.year_of_incorporation {
-                fields.insert("companyFoundedYear".into(), json!(year));
+                set("companyFoundedYear", json!(year));
             }
         }
     }
-    record
+    fields
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! `User-Agent` names no contact address. It records every request.
 
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -147,6 +148,8 @@ impl FormDBuilder {
 pub struct EdgarRequest {
     pub path: String,
     pub user_agent: Option<String>,
+    /// When it arrived.
+    pub at: Instant,
 }
 
 #[derive(Default)]
@@ -215,11 +218,11 @@ fn record(shared: &Mutex<Shared>, path: String, headers: &HeaderMap) -> bool {
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
     let named = user_agent.as_deref().is_some_and(|ua| ua.contains('@'));
-    shared
-        .lock()
-        .unwrap()
-        .requests
-        .push(EdgarRequest { path, user_agent });
+    shared.lock().unwrap().requests.push(EdgarRequest {
+        path,
+        user_agent,
+        at: Instant::now(),
+    });
     named
 }
 

@@ -27,7 +27,7 @@ fn a_new_issuers_record_carries_the_round_and_the_fields_to_create_the_company()
         &IssuerCompany::New,
     );
     assert_eq!(
-        record,
+        serde_json::Value::Object(record),
         json!({
             "signalId": "sig-1",
             "externalId": "0002000101-26-000003",
