@@ -12,8 +12,10 @@ pub mod extract;
 pub mod metrics;
 pub mod monitors;
 pub mod openapi;
+mod openapi_records;
 mod openapi_wire;
 pub mod ops;
+pub mod people;
 pub mod rate_limit;
 pub mod request_log;
 pub mod signals;
@@ -140,6 +142,11 @@ fn team_api(state: &AppState) -> Router<AppState> {
             "/signals/job-changes",
             guarded(s, "signals.jobChanges", get(signals::job_changes)),
         )
+        .route(
+            "/signals/investors",
+            guarded(s, signals::investors::ENDPOINT, get(signals::investors::list)),
+        )
+        .route("/people", guarded(s, people::ENDPOINT, get(people::list)))
         .fallback(guarded_unserved(s, every_method(not_found)))
         .method_not_allowed_fallback(guarded_unserved(s, every_method(method_not_allowed)))
         .layer(DefaultBodyLimit::max(extract::MAX_JSON_BODY))

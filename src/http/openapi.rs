@@ -3,7 +3,7 @@
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
-use super::{companies, csv_enrichment, monitors, signals, targets, webhooks};
+use super::{companies, csv_enrichment, monitors, people, signals, targets, webhooks};
 
 /// The error envelope: `{success: false, error, code, retryAfter?}`.
 #[derive(Debug, ToSchema)]
@@ -111,6 +111,8 @@ pub fn document() -> serde_json::Value {
         signals::hiring,
         signals::acquisitions,
         signals::job_changes,
+        signals::investors::list,
+        people::list,
         companies::list,
         webhooks::create::create_webhook,
         webhooks::read::list_webhooks,
@@ -132,6 +134,7 @@ pub fn document() -> serde_json::Value {
          (name = "Targets", description = "Domains and LinkedIn pages a monitor watches"),
          (name = "Signals", description = "Funding rounds, job postings, acquisitions and job changes"),
          (name = "Companies", description = "Company profiles"),
+         (name = "People", description = "People with the signal that makes them worth a call now"),
          (name = "Webhooks", description = "Signed event subscriptions, their deliveries and retries"),
          (name = "CSV enrichment", description = "Company lists matched and enriched by a durable job")),
 )]

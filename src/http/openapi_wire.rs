@@ -15,15 +15,31 @@ const PAGE_LISTS: &[&str] = &[
     "getAcquisitionSignals",
     "getJobChangeSignals",
     "getCompanies",
+    "getInvestors",
+    "searchPeople",
 ];
 
 /// Rewrites the generated document (as JSON) to describe the wire.
 pub fn describe_the_wire(doc: &mut Value) {
     add_shared_schemas(doc);
     constrain_bodies(doc);
-    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
+    let mut records = Vec::new();
+    if let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) {
+        describe_operations(paths, &mut records);
+    }
+    if let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    {
+        for (name, schema) in records {
+            schemas.insert(name.to_string(), schema);
+        }
+    }
+}
+
+/// The envelope, error answers and parameter constraints of every operation; the record
+/// schemas the page lists refer to are added to `records`.
+fn describe_operations(paths: &mut Map<String, Value>, records: &mut Vec<(&'static str, Value)>) {
     for (path, item) in paths.iter_mut() {
         let Some(item) = item.as_object_mut() else {
             continue;
@@ -43,7 +59,12 @@ pub fn describe_the_wire(doc: &mut Value) {
                 .get_mut("responses")
                 .and_then(Value::as_object_mut)
             {
-                wrap_success_bodies(responses, PAGE_LISTS.contains(&id.as_str()));
+                let page_list = PAGE_LISTS.contains(&id.as_str());
+                let record = super::openapi_records::page_record(&id);
+                if let Some((name, schema)) = &record {
+                    records.push((name, schema.clone()));
+                }
+                wrap_success_bodies(responses, page_list, record.map(|(name, _)| name));
                 add_error_answers(responses, has_body, has_path_id);
             }
             if let Some(parameters) = operation
@@ -97,6 +118,10 @@ fn add_shared_schemas(doc: &mut Value) {
     );
 }
 
+/// A monitor name: no control character (Unicode Cc) and at least one character that is not
+/// white space (as Rust's `char::is_whitespace` has it).
+const NAME_PATTERN: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\u0000-\\u001f\\u007f-\\u009f]*$";
+
 /// The properties of the request bodies as the server checks them: lengths, counts, the
 /// vocabularies of their lists, and `null` only where it is accepted.
 fn constrain_bodies(doc: &mut Value) {
@@ -108,7 +133,7 @@ fn constrain_bodies(doc: &mut Value) {
         "type": "array",
         "items": { "type": "string", "enum": crate::service::webhooks::EVENT_TYPES }
     });
-    let name = json!({ "type": "string", "minLength": 1, "maxLength": 255 });
+    let name = json!({ "type": "string", "minLength": 1, "maxLength": 255, "pattern": NAME_PATTERN });
     let url = json!({ "type": "string", "maxLength": 500, "pattern": "^https?://" });
     let patches: [(&str, &str, Value); 14] = [
         ("CreateMonitorBody", "name", name.clone()),
@@ -170,7 +195,11 @@ fn constrain_bodies(doc: &mut Value) {
 
 /// Each JSON 2xx body becomes `{success: true, data: <body>, meta, pagination?}`; a page list's
 /// 200 gets its body.
-fn wrap_success_bodies(responses: &mut Map<String, Value>, page_list: bool) {
+fn wrap_success_bodies(
+    responses: &mut Map<String, Value>,
+    page_list: bool,
+    record: Option<&str>,
+) {
     for (status, response) in responses.iter_mut() {
         if !status.starts_with('2') {
             continue;
@@ -189,7 +218,10 @@ fn wrap_success_bodies(responses: &mut Map<String, Value>, page_list: bool) {
                 "required": ["success", "data", "meta", "pagination"],
                 "properties": {
                     "success": { "type": "boolean", "enum": [true] },
-                    "data": { "type": "array", "items": { "type": "object" } },
+                    "data": { "type": "array", "items": record.map_or_else(
+                        || json!({ "type": "object" }),
+                        |name| json!({ "$ref": format!("#/components/schemas/{name}") })
+                    ) },
                     "meta": { "$ref": "#/components/schemas/Meta" },
                     "pagination": { "$ref": "#/components/schemas/PagePagination" }
                 }
@@ -332,6 +364,25 @@ fn regex_escape(value: &str) -> String {
         .collect()
 }
 
+/// `^(?:…)?$` of an anchored `^…$` pattern: the same, or empty.
+fn optional(pattern: &str) -> String {
+    let inner = pattern.trim_start_matches('^').trim_end_matches('$');
+    format!("^(?:{inner})?$")
+}
+
+/// The investor type groups.
+fn investor_types() -> Vec<&'static str> {
+    crate::service::investors::TYPE_GROUPS
+        .iter()
+        .map(|(name, _)| *name)
+        .collect()
+}
+
+/// The ids of a people vocabulary.
+fn vocabulary(entries: &[(&'static str, &[&str])]) -> Vec<&'static str> {
+    entries.iter().map(|(id, _)| *id).collect()
+}
+
 /// Every country code and region shortcut a country filter takes (names are accepted too).
 fn country_values() -> Vec<&'static str> {
     let mut values: Vec<&str> = crate::domain::countries::REGION_SHORTCUTS.to_vec();
@@ -347,6 +398,18 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
     let signal_list = PAGE_LISTS.contains(&operation) && operation != "getCompanies";
     let kind = list_kind(operation);
     Some(match name {
+        "linkedin_url" if operation == "searchPeople" => json!({
+            "type": "string", "pattern": "^https://www\\.linkedin\\.com/in/[a-z0-9]+(?:-[a-z0-9]+)*$"
+        }),
+        // Empty: the first page (a client passing back a null cursor).
+        "cursor" if operation == "listWebhookDeliveries" => json!({
+            "type": "string",
+            "pattern": optional(crate::http::webhooks::deliveries::CURSOR_PATTERN)
+        }),
+        "cursor" if operation == "getCSVEnrichmentJob" => json!({
+            "type": "string",
+            "pattern": optional(crate::service::enrichment::views::CURSOR_PATTERN)
+        }),
         "sort_by" if operation == "getCompanies" => {
             let names: Vec<&str> = crate::http::companies::SORTS
                 .iter()
@@ -392,6 +455,38 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
         "personLinkedinUrl" | "person_linkedin_url" => json!({
             "type": "string", "pattern": "^(?:https://www\\.linkedin\\.com/in/[a-z0-9]+(?:-[a-z0-9]+)*)?$"
         }),
+        "limit" if operation == "searchPeople" => integer(1, 100, Some(100)),
+        "sort_by" if operation == "getInvestors" => {
+            let names: Vec<&str> = crate::http::signals::investors::SORTS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
+            json!({ "type": "string", "enum": names, "default": "created_at" })
+        }
+        "type" if operation == "getInvestors" => comma_list(&investor_types(), true),
+        "categories" if operation == "getInvestors" => {
+            let mut list = comma_list(&investor_types(), true);
+            if let Some(pattern) = list["pattern"].as_str() {
+                list["pattern"] = json!(pattern.replace(',', "\\|"));
+            }
+            list
+        }
+        "ticket_size_min" | "ticket_size_max" => integer(0, i64::MAX, None),
+        "country" if operation == "searchPeople" => comma_list(&country_values(), true),
+        "function" => comma_list(&vocabulary(crate::service::people::FUNCTIONS), true),
+        "seniority" => comma_list(&vocabulary(crate::service::people::SENIORITIES), true),
+        "company_size" => {
+            let bands: Vec<&str> = crate::service::people::SIZE_BANDS
+                .iter()
+                .map(|(b, _, _)| *b)
+                .collect();
+            comma_list(&bands, true)
+        }
+        "signal_type" => comma_list(crate::service::people::SIGNAL_TYPES, true),
+        "signal_date_range" => json!({
+            "type": "string", "pattern": crate::http::people::WINDOW_PATTERN, "default": "12m"
+        }),
+        "include_former" => json!({ "type": "string", "enum": ["false"], "default": "false" }),
         "page" if PAGE_LISTS.contains(&operation) => {
             integer(1, crate::http::signals::params::MAX_PAGE, Some(1))
         }

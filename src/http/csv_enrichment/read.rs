@@ -53,7 +53,7 @@ fn page_of(query: &QueryParams) -> Result<(i64, i64), ApiError> {
         .int_in_range("limit", 1, MAX_LIMIT)?
         .unwrap_or(DEFAULT_LIMIT);
     // An empty cursor (a client passing back a null nextCursor) asks for the first page.
-    let from = match query.get("cursor").filter(|c| !c.trim().is_empty()) {
+    let from = match query.get("cursor").filter(|c| !c.is_empty()) {
         Some(cursor) => row_of_cursor(cursor)
             .ok_or_else(|| ApiError::bad_request("cursor is not a cursor this API returned"))?,
         None => 0,

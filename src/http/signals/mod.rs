@@ -3,6 +3,7 @@
 pub mod docs;
 pub mod filters;
 pub mod identity;
+pub mod investors;
 pub mod pagination;
 pub mod params;
 

@@ -93,7 +93,7 @@ pub async fn list_deliveries(
     // An empty cursor (a client passing back a null next_cursor) asks for the first page.
     let after = query
         .get("cursor")
-        .filter(|cursor| !cursor.trim().is_empty())
+        .filter(|cursor| !cursor.is_empty())
         .map(decode_cursor)
         .transpose()?;
     let webhook_id = parse_path_id(&raw_id, "Webhook")?;
@@ -173,18 +173,29 @@ fn attempt_view(row: &AttemptRow) -> AttemptView {
     }
 }
 
-/// The cursor is opaque to clients: base64url of `<created_at ms>:<delivery id>`.
+/// The form of a cursor: base64url (no padding) of 24 bytes, the created_at milliseconds
+/// (big-endian) and the delivery id. Every string of this form is a position in the keyset, so
+/// the document can say exactly which cursors are accepted.
+pub const CURSOR_PATTERN: &str = "^[A-Za-z0-9_-]{32}$";
+
+/// The cursor is opaque to clients.
 fn encode_cursor(key: &DeliveryKey) -> String {
-    URL_SAFE_NO_PAD.encode(format!("{}:{}", key.created_at, key.id))
+    let id = uuid::Uuid::parse_str(&key.id).unwrap_or_default();
+    let mut bytes = Vec::with_capacity(24);
+    bytes.extend_from_slice(&key.created_at.to_be_bytes());
+    bytes.extend_from_slice(id.as_bytes());
+    URL_SAFE_NO_PAD.encode(bytes)
 }
 
 fn decode_cursor(raw: &str) -> Result<DeliveryKey, ApiError> {
     let invalid = || ApiError::bad_request("cursor is invalid; pass pagination.next_cursor back");
-    let bytes = URL_SAFE_NO_PAD.decode(raw.trim()).map_err(|_| invalid())?;
-    let text = String::from_utf8(bytes).map_err(|_| invalid())?;
-    let (at, id) = text.split_once(':').ok_or_else(invalid)?;
-    let created_at = at.parse::<i64>().map_err(|_| invalid())?;
-    let id = uuid::Uuid::parse_str(id).map_err(|_| invalid())?;
+    if raw.len() != 32 {
+        return Err(invalid());
+    }
+    let bytes = URL_SAFE_NO_PAD.decode(raw).map_err(|_| invalid())?;
+    let (at, id) = bytes.split_at_checked(8).ok_or_else(invalid)?;
+    let created_at = i64::from_be_bytes(at.try_into().map_err(|_| invalid())?);
+    let id = uuid::Uuid::from_slice(id).map_err(|_| invalid())?;
     Ok(DeliveryKey {
         created_at,
         id: id.to_string(),

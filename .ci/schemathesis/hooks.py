@@ -1,0 +1,133 @@
+"""Schemathesis hooks for the CI run against signalwatch's own OpenAPI document.
+
+None of them disables or weakens a check. They do three things the document cannot:
+
+- Ranges. A list's `*_min`/`*_max` pair (and `dateFrom`/`dateTo`, `funding_date_from`/
+  `funding_date_to`) must not contradict itself: the parameter descriptions say a minimum over
+  its maximum is a 400, but OpenAPI cannot tie two parameters together, so a generated pair is
+  put in order (the values drawn are kept).
+- Team limits. A team has at most 20 monitors, 10 active webhooks and 1,000 targets. Before a
+  request that could pass one of them, the oldest resources the request does not name are
+  deleted, so every case starts from a team under its limits, as a fresh team would.
+- Webhook endpoints. Generated webhook URLs name hosts anywhere on the internet; the run must
+  send traffic only to this machine, so a URL the document accepts is pointed at a local port
+  where nothing listens (the server runs with private webhooks allowed).
+
+The server's base URL and API key come from SIGNALWATCH_ST_BASE and SIGNALWATCH_ST_KEY.
+"""
+
+import os
+import re
+from datetime import date, datetime, timezone
+
+import requests
+import schemathesis
+
+BASE = os.environ.get("SIGNALWATCH_ST_BASE", "http://127.0.0.1:8080")
+AUTH = {"Authorization": "Bearer " + os.environ.get("SIGNALWATCH_ST_KEY", "")}
+API = BASE + "/api/v2"
+LOCAL_ENDPOINT = "http://127.0.0.1:9/schemathesis"
+
+RANGES = [
+    ("dateFrom", "dateTo"),
+    ("funding_date_from", "funding_date_to"),
+    ("employee_count_min", "employee_count_max"),
+    ("founded_year_min", "founded_year_max"),
+    ("amount_min", "amount_max"),
+    ("ticket_size_min", "ticket_size_max"),
+]
+
+UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def _day(value):
+    """The UTC day of a date or RFC 3339 timestamp, or None when it is neither."""
+    try:
+        if len(value) == 10:
+            return date.fromisoformat(value)
+        moment = datetime.fromisoformat(value.replace("z", "Z").replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            return None
+        return moment.astimezone(timezone.utc).date()
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _number(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@schemathesis.hook
+def map_query(ctx, query):
+    if not isinstance(query, dict):
+        return query
+    for low, high in RANGES:
+        if low not in query or high not in query:
+            continue
+        read = _day if low in ("dateFrom", "funding_date_from") else _number
+        a, b = read(query[low]), read(query[high])
+        if a is not None and b is not None and a > b:
+            query[low], query[high] = query[high], query[low]
+    return query
+
+
+def _local_url(value):
+    return isinstance(value, str) and value.startswith(("http://", "https://"))
+
+
+@schemathesis.hook
+def map_body(ctx, body):
+    if isinstance(body, dict):
+        for field in ("endpoint_url", "webhook_url", "webhookUrl"):
+            if _local_url(body.get(field)):
+                body[field] = LOCAL_ENDPOINT
+    return body
+
+
+def _get(path):
+    response = requests.get(API + path, headers=AUTH, timeout=30)
+    if response.status_code != 200:
+        return []
+    return response.json().get("data") or []
+
+
+def _delete(path):
+    requests.delete(API + path, headers=AUTH, timeout=30)
+
+
+def _named_ids(case):
+    return {str(v) for v in (case.path_parameters or {}).values() if UUID.match(str(v))}
+
+
+def _make_room(case):
+    """Deletes the oldest monitors and webhooks the request does not name, until the team is
+    well under its limits of monitors, active webhooks and targets."""
+    keep = _named_ids(case)
+    monitors = [m for m in _get("/monitors") if m.get("id") not in keep]
+    monitors.sort(key=lambda m: m.get("created_at") or "")
+    adding_targets = case.path.endswith("/targets") and case.method.upper() == "POST"
+    # Targets count across monitors: adding up to 500 needs every other monitor's targets gone.
+    room = 0 if adding_targets else 15
+    while len(monitors) > room:
+        _delete("/monitors/" + monitors.pop(0)["id"])
+    webhooks = [w for w in _get("/webhooks?limit=100") if w.get("id") not in keep]
+    webhooks.sort(key=lambda w: w.get("created_at") or "")
+    while len(webhooks) > 6:
+        webhook = webhooks.pop(0)
+        if webhook.get("monitor_id"):
+            _delete("/monitors/" + webhook["monitor_id"])
+        else:
+            _delete("/webhooks/" + webhook["id"])
+
+
+@schemathesis.hook
+def before_call(ctx, case, **kwargs):
+    method = case.method.upper()
+    path = case.path
+    changes_monitors = path.startswith("/api/v2/monitors") and method in ("POST", "PUT")
+    changes_webhooks = path.startswith("/api/v2/webhooks") and method in ("POST", "PUT")
+    if changes_monitors or changes_webhooks:
+        _make_room(case)
