@@ -62,7 +62,7 @@ fn describe_operations(paths: &mut Map<String, Value>, records: &mut Vec<(&'stat
                 let page_list = PAGE_LISTS.contains(&id.as_str());
                 let record = super::openapi_records::page_record(&id);
                 if let Some((name, schema)) = &record {
-                    records.push((name, schema.clone()));
+                    records.push((*name, schema.clone()));
                 }
                 wrap_success_bodies(responses, page_list, record.map(|(name, _)| name));
                 add_error_answers(responses, has_body, has_path_id);
