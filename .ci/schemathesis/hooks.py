@@ -2,6 +2,8 @@
 
 None of them disables or weakens a check. They do three things the document cannot:
 
+- Sums. A bulk removal takes 1 to 500 entries in all (values and ids together), which the
+  description says and no schema keyword can; a generated body over it is cut to 500.
 - Ranges. A list's `*_min`/`*_max` pair (and `dateFrom`/`dateTo`, `funding_date_from`/
   `funding_date_to`) must not contradict itself: the parameter descriptions say a minimum over
   its maximum is a 400, but OpenAPI cannot tie two parameters together, so a generated pair is
@@ -80,10 +82,15 @@ def _local_url(value):
 
 @schemathesis.hook
 def map_body(ctx, body):
-    if isinstance(body, dict):
-        for field in ("endpoint_url", "webhook_url", "webhookUrl"):
-            if _local_url(body.get(field)):
-                body[field] = LOCAL_ENDPOINT
+    if not isinstance(body, dict):
+        return body
+    for field in ("endpoint_url", "webhook_url", "webhookUrl"):
+        if _local_url(body.get(field)):
+            body[field] = LOCAL_ENDPOINT
+    # A bulk removal takes 1 to 500 entries in all, values and ids together.
+    targets, ids = body.get("targets"), body.get("target_ids")
+    if isinstance(targets, list) and isinstance(ids, list) and len(targets) + len(ids) > 500:
+        body["target_ids"] = ids[: max(0, 500 - len(targets))]
     return body
 
 

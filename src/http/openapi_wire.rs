@@ -122,6 +122,36 @@ fn add_shared_schemas(doc: &mut Value) {
 /// white space (as Rust's `char::is_whitespace` has it).
 const NAME_PATTERN: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\u0000-\\u001f\\u007f-\\u009f]*$";
 
+/// A target the document promises to accept: a domain or a LinkedIn company or member page
+/// (the server also takes website URLs and other spellings, and lists what it cannot read in
+/// `invalid` beside valid entries).
+const TARGET_PATTERN: &str = "^(?:(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?\\.){1,3}[a-z]{2,6}|https://www\\.linkedin\\.com/(?:company|in)/[a-z0-9]+(?:-[a-z0-9]+)*)$";
+
+/// Text with something other than white space in it and no NUL.
+const NOT_BLANK: &str = "^[^\\u0000]*[^\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\u0000]*$";
+
+/// `{required: [field], properties: {field: schema}}`.
+fn requiring(field: &str, schema: Value) -> Value {
+    let mut properties = Map::new();
+    properties.insert(field.to_string(), schema);
+    json!({ "required": [field], "properties": properties })
+}
+
+/// A company of a CSV enrichment job: at least one of `company_name`, `website_url` and
+/// `linkedin_url` is text that is not blank; identifiers are text, numbers or null; other fields
+/// are kept as sent.
+fn csv_company() -> Value {
+    let identifier = json!({ "type": ["string", "number", "null"] });
+    let named = |field: &str| requiring(field, json!({ "type": "string", "pattern": NOT_BLANK }));
+    json!({
+        "type": "object",
+        "properties": {
+            "company_name": identifier, "website_url": identifier, "linkedin_url": identifier
+        },
+        "anyOf": [named("company_name"), named("website_url"), named("linkedin_url")]
+    })
+}
+
 /// The properties of the request bodies as the server checks them: lengths, counts, the
 /// vocabularies of their lists, and `null` only where it is accepted.
 fn constrain_bodies(doc: &mut Value) {
@@ -135,7 +165,10 @@ fn constrain_bodies(doc: &mut Value) {
     });
     let name = json!({ "type": "string", "minLength": 1, "maxLength": 255, "pattern": NAME_PATTERN });
     let url = json!({ "type": "string", "maxLength": 500, "pattern": "^https?://" });
-    let patches: [(&str, &str, Value); 14] = [
+    let entries = json!({ "type": ["array", "null"], "maxItems": 500, "items": { "type": "string" } });
+    let patches: [(&str, &str, Value); 16] = [
+        ("RemoveTargetsBody", "targets", entries.clone()),
+        ("RemoveTargetsBody", "target_ids", entries),
         ("CreateMonitorBody", "name", name.clone()),
         ("CreateMonitorBody", "signal_types", signal_types.clone()),
         ("UpdateMonitorBody", "name", name),
@@ -155,14 +188,15 @@ fn constrain_bodies(doc: &mut Value) {
             "AddTargetsBody",
             "targets",
             json!({
-                "type": "array", "minItems": 1, "maxItems": 500, "items": { "type": "string", "minLength": 1 }
+                "type": "array", "minItems": 1, "maxItems": 500,
+                "items": { "type": "string", "maxLength": 253, "pattern": TARGET_PATTERN }
             }),
         ),
         (
             "CreateJobBody",
             "companies",
             json!({
-                "type": "array", "minItems": 1, "maxItems": 1000, "items": { "type": "object" }
+                "type": "array", "minItems": 1, "maxItems": 1000, "items": csv_company()
             }),
         ),
         (
@@ -177,6 +211,15 @@ fn constrain_bodies(doc: &mut Value) {
     else {
         return;
     };
+    // At least one entry; at most 500 in all (a sum no schema keyword states: the description
+    // says it and the server answers 400 past it).
+    if let Some(remove) = schemas.get_mut("RemoveTargetsBody") {
+        let one_of = |field: &str| requiring(field, json!({ "type": "array", "minItems": 1 }));
+        remove["anyOf"] = json!([one_of("targets"), one_of("target_ids")]);
+        remove["description"] = json!(
+            "Targets to remove by value (as sent or normalized) and/or by id: 1 to 500 entries in all."
+        );
+    }
     for (schema, property, constrained) in patches {
         let Some(slot) = schemas
             .get_mut(schema)
