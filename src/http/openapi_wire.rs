@@ -509,8 +509,9 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
         "type" if operation == "getInvestors" => comma_list(&investor_types(), true),
         "categories" if operation == "getInvestors" => {
             let mut list = comma_list(&investor_types(), true);
-            if let Some(pattern) = list["pattern"].as_str() {
-                list["pattern"] = json!(pattern.replace(',', "\\|"));
+            let piped = list["pattern"].as_str().map(|p| p.replace(',', "\\|"));
+            if let Some(pattern) = piped {
+                list["pattern"] = json!(pattern);
             }
             list
         }

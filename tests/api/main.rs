@@ -34,6 +34,7 @@ mod lists_support;
 mod monitor_delivery;
 mod monitor_input;
 mod monitors;
+mod openapi_people_investors;
 mod openapi_wire;
 mod operability;
 mod operator_cli;
