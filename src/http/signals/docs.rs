@@ -14,7 +14,7 @@ pub struct CommonListParams {
     /// Results per page, 1-100 (default 20).
     limit: Option<i64>,
     /// Inclusive start date, `YYYY-MM-DD` (UTC), or an RFC 3339 timestamp standing for its
-    /// UTC day.
+    /// UTC day. Not after dateTo (400).
     #[param(rename = "dateFrom")]
     date_from: Option<String>,
     /// Inclusive end date, `YYYY-MM-DD` (UTC), or an RFC 3339 timestamp standing for its UTC
@@ -60,9 +60,10 @@ pub struct CompanyFilterParams {
     search: Option<String>,
     /// Comma-separated exact industry names.
     industry: Option<String>,
+    /// Not over employee_count_max (400).
     employee_count_min: Option<i64>,
     employee_count_max: Option<i64>,
-    /// 1700-2100.
+    /// 1700-2100; not over founded_year_max (400).
     founded_year_min: Option<i64>,
     /// 1700-2100.
     founded_year_max: Option<i64>,
@@ -76,6 +77,7 @@ pub struct FundingParams {
     round: Option<String>,
     /// bridge, extension, secondary.
     round_flavor: Option<String>,
+    /// Not over amount_max (400).
     amount_min: Option<i64>,
     amount_max: Option<i64>,
     /// One ISO 4217 currency.
