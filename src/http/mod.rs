@@ -144,7 +144,11 @@ fn team_api(state: &AppState) -> Router<AppState> {
         )
         .route(
             "/signals/investors",
-            guarded(s, signals::investors::ENDPOINT, get(signals::investors::list)),
+            guarded(
+                s,
+                signals::investors::ENDPOINT,
+                get(signals::investors::list),
+            ),
         )
         .route("/people", guarded(s, people::ENDPOINT, get(people::list)))
         .fallback(guarded_unserved(s, every_method(not_found)))

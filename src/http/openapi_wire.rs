@@ -122,6 +122,11 @@ fn add_shared_schemas(doc: &mut Value) {
 /// white space (as Rust's `char::is_whitespace` has it).
 const NAME_PATTERN: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\u0000-\\u001f\\u007f-\\u009f]*$";
 
+/// A webhook URL the document promises to accept: HTTP(S), a public-looking host name (a
+/// name's addresses are checked when it is delivered to), an optional port and plain path (the
+/// server takes more: any URL with a public host and no credentials).
+const WEBHOOK_URL_PATTERN: &str = "^https?://(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?\\.){1,3}[a-z]{2,3}(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~-]{0,40}){0,5}$";
+
 /// A target the document promises to accept: a domain or a LinkedIn company or member page
 /// (the server also takes website URLs and other spellings, and lists what it cannot read in
 /// `invalid` beside valid entries).
@@ -163,10 +168,18 @@ fn constrain_bodies(doc: &mut Value) {
         "type": "array",
         "items": { "type": "string", "enum": crate::service::webhooks::EVENT_TYPES }
     });
-    let name = json!({ "type": "string", "minLength": 1, "maxLength": 255, "pattern": NAME_PATTERN });
-    let url = json!({ "type": "string", "maxLength": 500, "pattern": "^https?://" });
-    let entries = json!({ "type": ["array", "null"], "maxItems": 500, "items": { "type": "string" } });
-    let patches: [(&str, &str, Value); 16] = [
+    let name =
+        json!({ "type": "string", "minLength": 1, "maxLength": 255, "pattern": NAME_PATTERN });
+    let url = json!({ "type": "string", "maxLength": 500, "pattern": WEBHOOK_URL_PATTERN });
+    let monitor_url = json!({
+        "type": ["string", "null"], "maxLength": 500,
+        "pattern": optional(WEBHOOK_URL_PATTERN)
+    });
+    let entries =
+        json!({ "type": ["array", "null"], "maxItems": 500, "items": { "type": "string" } });
+    let patches: [(&str, &str, Value); 18] = [
+        ("CreateMonitorBody", "webhook_url", monitor_url.clone()),
+        ("UpdateMonitorBody", "webhook_url", monitor_url),
         ("RemoveTargetsBody", "targets", entries.clone()),
         ("RemoveTargetsBody", "target_ids", entries),
         ("CreateMonitorBody", "name", name.clone()),
@@ -238,11 +251,7 @@ fn constrain_bodies(doc: &mut Value) {
 
 /// Each JSON 2xx body becomes `{success: true, data: <body>, meta, pagination?}`; a page list's
 /// 200 gets its body.
-fn wrap_success_bodies(
-    responses: &mut Map<String, Value>,
-    page_list: bool,
-    record: Option<&str>,
-) {
+fn wrap_success_bodies(responses: &mut Map<String, Value>, page_list: bool, record: Option<&str>) {
     for (status, response) in responses.iter_mut() {
         if !status.starts_with('2') {
             continue;

@@ -200,8 +200,7 @@ fn person_profile(q: &QueryParams) -> Result<Option<String>, ApiError> {
 const WINDOW_LIMITS: &[(char, u32)] = &[('d', 3650), ('w', 520), ('m', 120), ('y', 10)];
 
 /// The pattern of a `signal_date_range` value.
-pub const WINDOW_PATTERN: &str =
-    "^(?:[1-9][0-9]{0,2}|[1-2][0-9]{3}|3[0-5][0-9]{2}|36[0-4][0-9]|3650)d$|^(?:[1-9]|[1-9][0-9]|[1-4][0-9]{2}|5[01][0-9]|520)w$|^(?:[1-9]|[1-9][0-9]|1[01][0-9]|120)m$|^(?:[1-9]|10)y$";
+pub const WINDOW_PATTERN: &str = "^(?:[1-9][0-9]{0,2}|[1-2][0-9]{3}|3[0-5][0-9]{2}|36[0-4][0-9]|3650)d$|^(?:[1-9]|[1-9][0-9]|[1-4][0-9]{2}|5[01][0-9]|520)w$|^(?:[1-9]|[1-9][0-9]|1[01][0-9]|120)m$|^(?:[1-9]|10)y$";
 
 /// The start (epoch ms) of the `signal_date_range` window: `12m` when left out, unless an
 /// identifier lookup asks for all time.
@@ -224,8 +223,7 @@ fn signal_window(q: &QueryParams, today: NaiveDate, lookup: bool) -> Result<Opti
         .map(|(_, max)| *max)
         .ok_or_else(refuse)?;
     let digits = &raw[..raw.len() - 1];
-    if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit())
-    {
+    if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(refuse());
     }
     let n: u32 = digits.parse().map_err(|_| refuse())?;

@@ -28,7 +28,14 @@ pub use crate::store::people_list::PeopleQuery;
 pub const FUNCTIONS: &[(&str, &[&str])] = &[
     (
         "marketing",
-        &["marketing", "cmo", "brand", "content", "seo", "communications"],
+        &[
+            "marketing",
+            "cmo",
+            "brand",
+            "content",
+            "seo",
+            "communications",
+        ],
     ),
     (
         "sales",
@@ -102,7 +109,14 @@ pub const FUNCTIONS: &[(&str, &[&str])] = &[
     ("growth", &["growth"]),
     (
         "legal",
-        &["legal", "counsel", "lawyer", "attorney", "clo", "compliance"],
+        &[
+            "legal",
+            "counsel",
+            "lawyer",
+            "attorney",
+            "clo",
+            "compliance",
+        ],
     ),
 ];
 
@@ -351,7 +365,9 @@ fn summary(kind: &str, payload: &Value, signal: &MatchedSignalRow) -> String {
 /// `USD 40,000,000` from the record's amount and currency.
 fn amount(payload: &Value) -> Option<String> {
     let value = crate::domain::record_parts::integer(payload.get("amount")?.clone()).as_i64()?;
-    let currency = field(payload, &["currency"]).unwrap_or("USD").to_uppercase();
+    let currency = field(payload, &["currency"])
+        .unwrap_or("USD")
+        .to_uppercase();
     let digits = value.to_string();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -97,7 +97,9 @@ fn person_conditions(c: &mut Conditions, q: &PeopleQuery) {
     if !q.title_patterns.is_empty() {
         let any = like_any(c, &q.title_patterns);
         // "Assistant to the CEO" is not a CEO.
-        c.and(format!("{any} AND {SPACED_TITLE} NOT LIKE '% assistant to %'"));
+        c.and(format!(
+            "{any} AND {SPACED_TITLE} NOT LIKE '% assistant to %'"
+        ));
     }
     if !q.function_patterns.is_empty() {
         let any = like_any(c, &q.function_patterns);
@@ -105,7 +107,9 @@ fn person_conditions(c: &mut Conditions, q: &PeopleQuery) {
     }
     if !q.seniority_patterns.is_empty() {
         let any = like_any(c, &q.seniority_patterns);
-        c.and(format!("{any} AND {SPACED_TITLE} NOT LIKE '% assistant to %'"));
+        c.and(format!(
+            "{any} AND {SPACED_TITLE} NOT LIKE '% assistant to %'"
+        ));
     }
     if !q.countries.is_empty() {
         let list = c.text_list(&q.countries);
@@ -229,11 +233,7 @@ pub async fn list_people(db: &Db, q: &PeopleQuery) -> Result<Vec<PersonRow>, Sto
 }
 
 /// Number of people matching the filters, from `cache` while the list data is unchanged.
-pub async fn count_people(
-    db: &Db,
-    cache: &CountCache,
-    q: &PeopleQuery,
-) -> Result<i64, StoreError> {
+pub async fn count_people(db: &Db, cache: &CountCache, q: &PeopleQuery) -> Result<i64, StoreError> {
     let (ctes, c) = matched(q);
     let sql = format!("{ctes} SELECT COUNT(*) FROM best b WHERE b.nth = 1");
     cached_count(db, cache, sql, c.binds()).await
@@ -249,10 +249,7 @@ pub struct MatchedSignalRow {
 }
 
 /// The records of the given signals with their company's and other company's names.
-pub async fn matched_signals(
-    db: &Db,
-    ids: &[String],
-) -> Result<Vec<MatchedSignalRow>, StoreError> {
+pub async fn matched_signals(db: &Db, ids: &[String]) -> Result<Vec<MatchedSignalRow>, StoreError> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }

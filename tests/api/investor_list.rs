@@ -64,14 +64,37 @@ async fn investors_fixture(backend: Backend) -> Lists {
         &lists.app,
         "funding",
         json!([
-            round(1, "2025-03-10T09:00:00Z", 15_000_000, "USD",
-                  json!([investor(SEQUOIA, "VC", true), investor(JANE, "Angel network", false)])),
-            round(2, "2025-04-01T09:00:00Z", 2_000_000, "USD",
-                  json!([investor("sequoia capital", "Venture Capital", true), BARE])),
-            round(3, "2025-02-01T09:00:00Z", 8_000_000, "EUR",
-                  json!([investor(INITRODE, "Corporate VC", true)])),
-            round(1, "2025-05-01T09:00:00Z", 500_000, "USD",
-                  json!([investor(FAMILY, "family_office", true)])),
+            round(
+                1,
+                "2025-03-10T09:00:00Z",
+                15_000_000,
+                "USD",
+                json!([
+                    investor(SEQUOIA, "VC", true),
+                    investor(JANE, "Angel network", false)
+                ])
+            ),
+            round(
+                2,
+                "2025-04-01T09:00:00Z",
+                2_000_000,
+                "USD",
+                json!([investor("sequoia capital", "Venture Capital", true), BARE])
+            ),
+            round(
+                3,
+                "2025-02-01T09:00:00Z",
+                8_000_000,
+                "EUR",
+                json!([investor(INITRODE, "Corporate VC", true)])
+            ),
+            round(
+                1,
+                "2025-05-01T09:00:00Z",
+                500_000,
+                "USD",
+                json!([investor(FAMILY, "family_office", true)])
+            ),
         ]),
     )
     .await;
@@ -104,9 +127,7 @@ async fn the_investor_list_answers_in_the_paginated_envelope_and_charges_one_cre
 ) {
     let lists = investors_fixture(backend).await;
 
-    let response = lists
-        .get(INVESTORS, &[("limit", "2"), ("page", "2")])
-        .await;
+    let response = lists.get(INVESTORS, &[("limit", "2"), ("page", "2")]).await;
 
     assert_eq!(response.status, 200, "{:?}", response.body);
     assert_eq!(
@@ -136,9 +157,20 @@ async fn an_investor_is_aggregated_over_every_round_that_names_it(backend: Backe
     assert_eq!(
         keys_of(sequoia),
         sorted(&[
-            "id", "name", "type", "linkedinUrl", "website", "logoUrl", "countries",
-            "ticketSizeMin", "ticketSizeMax", "headquarters", "createdAt", "isFreeAccess",
-            "roundCount", "lastRoundAt"
+            "id",
+            "name",
+            "type",
+            "linkedinUrl",
+            "website",
+            "logoUrl",
+            "countries",
+            "ticketSizeMin",
+            "ticketSizeMax",
+            "headquarters",
+            "createdAt",
+            "isFreeAccess",
+            "roundCount",
+            "lastRoundAt"
         ])
     );
     assert_eq!(sequoia["name"], SEQUOIA);
@@ -168,7 +200,11 @@ async fn an_investor_is_aggregated_over_every_round_that_names_it(backend: Backe
     );
     let euro = &lists.rows(INVESTORS, &[("search", "initrode")]).await[0];
     assert_eq!(
-        (&euro["ticketSizeMin"], &euro["ticketSizeMax"], &euro["countries"]),
+        (
+            &euro["ticketSizeMin"],
+            &euro["ticketSizeMax"],
+            &euro["countries"]
+        ),
         (&Value::Null, &Value::Null, &Value::Null),
         "a euro round gives no dollar ticket; a company without a country gives none"
     );
@@ -186,16 +222,29 @@ async fn type_groups_match_the_free_text_types_of_their_group(backend: Backend) 
         (&[("type", "pe")], &[]),
     ];
     for (params, expected) in cases {
-        assert_eq!(names_sorted(&lists, params).await, owned(expected), "{params:?}");
+        assert_eq!(
+            names_sorted(&lists, params).await,
+            owned(expected),
+            "{params:?}"
+        );
     }
 }
 
 async fn search_matches_any_part_of_the_name_or_the_type(backend: Backend) {
     let lists = investors_fixture(backend).await;
 
-    assert_eq!(names_sorted(&lists, &[("search", "APITAL")]).await, owned(&[SEQUOIA]));
-    assert_eq!(names_sorted(&lists, &[("search", "network")]).await, owned(&[JANE]));
-    assert_eq!(names_sorted(&lists, &[("search", "nothing like it")]).await, owned(&[]));
+    assert_eq!(
+        names_sorted(&lists, &[("search", "APITAL")]).await,
+        owned(&[SEQUOIA])
+    );
+    assert_eq!(
+        names_sorted(&lists, &[("search", "network")]).await,
+        owned(&[JANE])
+    );
+    assert_eq!(
+        names_sorted(&lists, &[("search", "nothing like it")]).await,
+        owned(&[])
+    );
 }
 
 async fn countries_are_those_of_the_funded_companies_and_unknowns_survive_exclusion(
@@ -231,7 +280,10 @@ async fn ticket_sizes_bound_the_smallest_and_largest_dollar_round(backend: Backe
     assert_eq!(
         names_sorted(
             &lists,
-            &[("ticket_size_min", "1000000"), ("ticket_size_max", "2000000")]
+            &[
+                ("ticket_size_min", "1000000"),
+                ("ticket_size_max", "2000000")
+            ]
         )
         .await,
         owned(&[BARE])
@@ -241,7 +293,10 @@ async fn ticket_sizes_bound_the_smallest_and_largest_dollar_round(backend: Backe
 async fn headquarters_is_never_known_so_it_matches_nothing(backend: Backend) {
     let lists = investors_fixture(backend).await;
 
-    assert_eq!(names(&lists, &[("headquarters", "Menlo Park")]).await, owned(&[]));
+    assert_eq!(
+        names(&lists, &[("headquarters", "Menlo Park")]).await,
+        owned(&[])
+    );
 }
 
 async fn the_first_seen_day_is_what_the_dates_filter(backend: Backend) {
@@ -249,7 +304,12 @@ async fn the_first_seen_day_is_what_the_dates_filter(backend: Backend) {
     let today = Utc::now().date_naive();
     let yesterday = today.checked_sub_days(Days::new(1)).unwrap().to_string();
 
-    assert_eq!(names(&lists, &[("dateFrom", &today.to_string())]).await.len(), 5);
+    assert_eq!(
+        names(&lists, &[("dateFrom", &today.to_string())])
+            .await
+            .len(),
+        5
+    );
     assert_eq!(names(&lists, &[("dateTo", &yesterday)]).await, owned(&[]));
     assert_eq!(names(&lists, &[("date_preset", "today")]).await.len(), 5);
 }
@@ -267,7 +327,11 @@ async fn investors_sort_by_every_field_and_page_without_repeats(backend: Backend
         "largest first (ties by name, descending), unknown last"
     );
     assert_eq!(
-        names(&lists, &[("sort_by", "ticket_size_min"), ("sort_order", "asc")]).await,
+        names(
+            &lists,
+            &[("sort_by", "ticket_size_min"), ("sort_order", "asc")]
+        )
+        .await,
         [FAMILY, BARE, SEQUOIA, JANE, INITRODE]
     );
     let mut paged = Vec::new();
@@ -277,7 +341,10 @@ async fn investors_sort_by_every_field_and_page_without_repeats(backend: Backend
     assert_eq!(paged.len(), 5);
     paged.sort();
     assert_eq!(paged, owned(&[SEQUOIA, JANE, BARE, INITRODE, FAMILY]));
-    assert_eq!(names(&lists, &[("page", "4"), ("limit", "2")]).await, owned(&[]));
+    assert_eq!(
+        names(&lists, &[("page", "4"), ("limit", "2")]).await,
+        owned(&[])
+    );
 }
 
 async fn counting_is_free_and_a_page_at_zero_balance_is_refused(backend: Backend) {

@@ -55,7 +55,11 @@ async fn the_investor_and_people_lists_answer_records_the_document_describes(bac
         let schema = &doc["components"]["schemas"][record];
         let required = schema["required"].as_array().expect("required");
         let properties = schema["properties"].as_object().expect("properties");
-        assert_eq!(required.len(), properties.len(), "{record}: every field is always there");
+        assert_eq!(
+            required.len(),
+            properties.len(),
+            "{record}: every field is always there"
+        );
     }
     assert_eq!(
         doc["components"]["schemas"]["Investor"]["properties"]["headquarters"]["type"],
@@ -77,7 +81,10 @@ async fn the_people_parameters_declare_their_vocabularies_ranges_and_defaults(ba
         parameter(&doc, people, "include_former"),
         json!({ "type": "string", "enum": ["false"], "default": "false" })
     );
-    assert_eq!(parameter(&doc, people, "signal_date_range")["default"], "12m");
+    assert_eq!(
+        parameter(&doc, people, "signal_date_range")["default"],
+        "12m"
+    );
     for (name, value) in [
         ("function", "customer_success"),
         ("seniority", "c_level"),
@@ -98,9 +105,6 @@ async fn the_people_parameters_declare_their_vocabularies_ranges_and_defaults(ba
         json!({ "type": "string", "enum": ["name", "created_at", "ticket_size_min", "ticket_size_max"],
                 "default": "created_at" })
     );
-    assert_eq!(
-        parameter(&doc, investors, "limit")["default"],
-        20
-    );
+    assert_eq!(parameter(&doc, investors, "limit")["default"], 20);
     assert_eq!(parameter(&doc, investors, "ticket_size_min")["minimum"], 0);
 }

@@ -158,9 +158,7 @@ async fn the_people_list_answers_in_the_paginated_envelope_and_charges_one_credi
     assert_eq!(lists.balance().await, 99_999);
 }
 
-async fn a_person_has_exactly_the_documented_fields_and_the_signal_that_matched(
-    backend: Backend,
-) {
+async fn a_person_has_exactly_the_documented_fields_and_the_signal_that_matched(backend: Backend) {
     let lists = people_fixture(backend).await;
 
     let rows = lists.rows(PEOPLE, &[("title", "CTO")]).await;
@@ -190,7 +188,10 @@ async fn a_person_has_exactly_the_documented_fields_and_the_signal_that_matched(
     );
     let michael = &lists.rows(PEOPLE, &[("city", "Berlin")]).await[0];
     assert_eq!(michael["name"], MICHAEL);
-    assert_eq!(michael["linkedin_url"], "https://www.linkedin.com/in/michael-roe");
+    assert_eq!(
+        michael["linkedin_url"],
+        "https://www.linkedin.com/in/michael-roe"
+    );
     assert_eq!(michael["title"], "VP of Engineering");
     assert_eq!(michael["company"]["name"], "Globex");
     assert_eq!(michael["company"]["size_band"], "11-50");
@@ -249,14 +250,24 @@ async fn functions_and_seniorities_come_from_the_title(backend: Backend) {
     let cases: &[(&[(&str, &str)], &[&str])] = &[
         (&[("function", "engineering"), all_time], &[SARAH, MICHAEL]),
         (&[("function", "sales"), all_time], &[OLGA]),
-        (&[("function", "sales,engineering"), all_time], &[SARAH, MICHAEL, OLGA]),
+        (
+            &[("function", "sales,engineering"), all_time],
+            &[SARAH, MICHAEL, OLGA],
+        ),
         (&[("seniority", "c_level"), all_time], &[SARAH]),
         (&[("seniority", "vp"), all_time], &[MICHAEL, OLGA]),
-        (&[("seniority", "vp"), ("function", "engineering"), all_time], &[MICHAEL]),
+        (
+            &[("seniority", "vp"), ("function", "engineering"), all_time],
+            &[MICHAEL],
+        ),
         (&[("seniority", "founder"), all_time], &[]),
     ];
     for (params, expected) in cases {
-        assert_eq!(names_sorted(&lists, params).await, owned(expected), "{params:?}");
+        assert_eq!(
+            names_sorted(&lists, params).await,
+            owned(expected),
+            "{params:?}"
+        );
     }
 }
 
@@ -287,11 +298,20 @@ async fn city_size_and_industry_filter_the_person_and_their_company(backend: Bac
         owned(&[TOM, EVE, MICHAEL])
     );
     assert_eq!(
-        names_sorted(&lists, &[("company_size", "101-250,1000-plus"), ("signal_date_range", "3y")])
-            .await,
+        names_sorted(
+            &lists,
+            &[
+                ("company_size", "101-250,1000-plus"),
+                ("signal_date_range", "3y")
+            ]
+        )
+        .await,
         owned(&[SARAH, OLGA])
     );
-    assert_eq!(names(&lists, &[("industry", "software")]).await, owned(&[SARAH]));
+    assert_eq!(
+        names(&lists, &[("industry", "software")]).await,
+        owned(&[SARAH])
+    );
 }
 
 async fn a_profile_or_a_company_names_who_is_listed_over_all_time(backend: Backend) {
@@ -300,7 +320,11 @@ async fn a_profile_or_a_company_names_who_is_listed_over_all_time(backend: Backe
     let olga = lists
         .rows(PEOPLE, &[("linkedin_url", "linkedin.com/in/olga-ivanova/")])
         .await;
-    assert_eq!(olga.len(), 1, "a lookup reaches back over all time: {olga:?}");
+    assert_eq!(
+        olga.len(),
+        1,
+        "a lookup reaches back over all time: {olga:?}"
+    );
     assert_eq!(olga[0]["matched_signal"]["type"], "acquisition");
     assert_eq!(
         olga[0]["matched_signal"]["summary"],
@@ -309,14 +333,21 @@ async fn a_profile_or_a_company_names_who_is_listed_over_all_time(backend: Backe
     assert_eq!(
         names(
             &lists,
-            &[("linkedin_url", "https://www.linkedin.com/in/olga-ivanova"), ("signal_date_range", "12m")]
+            &[
+                ("linkedin_url", "https://www.linkedin.com/in/olga-ivanova"),
+                ("signal_date_range", "12m")
+            ]
         )
         .await,
         owned(&[]),
         "an explicit window still applies"
     );
     assert_eq!(
-        names(&lists, &[("linkedin_url", "https://www.linkedin.com/in/nobody")]).await,
+        names(
+            &lists,
+            &[("linkedin_url", "https://www.linkedin.com/in/nobody")]
+        )
+        .await,
         owned(&[])
     );
     assert_eq!(
@@ -326,7 +357,10 @@ async fn a_profile_or_a_company_names_who_is_listed_over_all_time(backend: Backe
     assert_eq!(
         names_sorted(
             &lists,
-            &[("company_linkedin_url", "https://www.linkedin.com/company/globex")]
+            &[(
+                "company_linkedin_url",
+                "https://www.linkedin.com/company/globex"
+            )]
         )
         .await,
         owned(&[TOM, EVE, MICHAEL])
@@ -350,16 +384,27 @@ async fn signal_types_pin_the_matched_signal(backend: Backend) {
     );
 
     let bought = lists
-        .rows(PEOPLE, &[("signal_type", "acquisition"), ("signal_date_range", "3y")])
+        .rows(
+            PEOPLE,
+            &[("signal_type", "acquisition"), ("signal_date_range", "3y")],
+        )
         .await;
     let mut seen: Vec<(String, Value)> = bought
         .iter()
-        .map(|r| (r["name"].as_str().unwrap().to_string(), r["is_latest_signal"].clone()))
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap().to_string(),
+                r["is_latest_signal"].clone(),
+            )
+        })
         .collect();
     seen.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(
         seen,
-        [(OLGA.to_string(), json!(true)), (SARAH.to_string(), json!(false))],
+        [
+            (OLGA.to_string(), json!(true)),
+            (SARAH.to_string(), json!(false))
+        ],
         "the acquisition concerns the buyer's people too"
     );
 }

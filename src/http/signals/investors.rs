@@ -70,8 +70,7 @@ pub fn parse_request(q: &QueryParams) -> Result<InvestorListRequest, ApiError> {
     let paging = paging(q)?;
     let (sort_column, order) = sorting(q, SORTS, "created_at")?;
     let (created_from_ms, created_until_ms) = date_range(q)?;
-    let (ticket_size_min, ticket_size_max) =
-        int_range(q, "ticket_size_min", "ticket_size_max", 0)?;
+    let (ticket_size_min, ticket_size_max) = int_range(q, "ticket_size_min", "ticket_size_max", 0)?;
     let mut groups = type_groups(q, "type", ',')?;
     groups.extend(type_groups(q, "categories", '|')?);
     let query = InvestorQuery {
