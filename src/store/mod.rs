@@ -34,6 +34,7 @@ pub mod query;
 pub mod rate_limits;
 pub mod redis_limits;
 pub mod search;
+pub mod saved_counts;
 pub mod sec_filings;
 pub mod sessions;
 mod signal_filters;

@@ -52,7 +52,7 @@ pub async fn list(
     query.limit = paging.limit;
     query.offset = paging.offset();
     let total = count_signals(&services.db, &services.counts, &query).await?;
-    let page = charged_page(&services.db, ctx.team(), paging.count_only, || async {
+    let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_signals(&services.db, &services.counts, &query).await?;
         let mut records = rows
             .iter()
