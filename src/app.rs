@@ -114,7 +114,10 @@ impl Application {
     pub async fn run(self, shutdown: CancellationToken) -> anyhow::Result<()> {
         let workers = self.spawn_workers(&shutdown);
         if self.listener.is_some() {
-            tokio::spawn(warm_list_counts(self.state.services.clone(), shutdown.clone()));
+            tokio::spawn(warm_list_counts(
+                self.state.services.clone(),
+                shutdown.clone(),
+            ));
         }
         let worker_deadline =
             Duration::from_millis(self.state.dispatcher.lease_ms().max(0) as u64) + WORKER_SLACK;

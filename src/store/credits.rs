@@ -76,7 +76,8 @@ impl ChargeGroups {
             // The committer before us may have taken our charge with its group: then there is
             // nothing (or only later charges) left to commit.
             let _turn = self.committing.lock().await;
-            let group = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
+            let group =
+                std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
             if !group.is_empty() {
                 commit_group(db, group).await;
             }
@@ -196,7 +197,9 @@ mod tests {
         let mut tasks = Vec::new();
         for _ in 0..20 {
             let (db, groups) = (db.clone(), groups.clone());
-            tasks.push(tokio::spawn(async move { groups.charge(&db, "t", 1).await }));
+            tasks.push(tokio::spawn(
+                async move { groups.charge(&db, "t", 1).await },
+            ));
         }
         let mut charged = Vec::new();
         for task in tasks {

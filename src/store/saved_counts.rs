@@ -184,7 +184,9 @@ mod tests {
         let db = migrated(&dir).await;
         let binds = [Bind::Int(1)];
         let key = CountCache::key(COUNT_SQL, &binds);
-        save(&db, &key, COUNT_SQL, &binds, 4, 1).await.expect("save");
+        save(&db, &key, COUNT_SQL, &binds, 4, 1)
+            .await
+            .expect("save");
         assert_eq!(find(&db, &key, 4).await.expect("find"), Some(1));
         assert_eq!(find(&db, &key, 5).await.expect("find"), None);
     }
@@ -223,11 +225,7 @@ mod tests {
 
     #[test]
     fn parameters_are_stored_and_read_back_unchanged() {
-        let binds = vec![
-            Bind::Text("hiring".into()),
-            Bind::Int(-5),
-            Bind::Float(2.5),
-        ];
+        let binds = vec![Bind::Text("hiring".into()), Bind::Int(-5), Bind::Float(2.5)];
         let text = binds_json(&binds).to_string();
         assert_eq!(binds_from_json(&text), Some(binds));
     }

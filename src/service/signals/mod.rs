@@ -44,7 +44,7 @@ pub async fn list(
         exclude_domains,
         paging,
     } = request;
-    let resolved = resolve_identity(&services.db, &identity).await?;
+    let resolved = resolve_identity(&services.db, &services.counts, &identity).await?;
     if let Some(ids) = strict_company_ids(&services.db, &exclude_domains, &[]).await? {
         query.exclude_company_ids.extend(ids);
     }
