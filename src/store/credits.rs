@@ -185,7 +185,8 @@ mod tests {
         )
         .bind(credits)
         .execute(pool)
-        .await)
+        .await
+        .map(|r| r.rows_affected()))
         .expect("team");
         (dir, db)
     }
@@ -210,7 +211,7 @@ mod tests {
         charged.sort_unstable();
         assert_eq!(charged, [0, 1, 2, 3, 4]);
         assert_eq!(balance(&db, "t").await.expect("balance"), 0);
-        let used: i64 = on_db!(&db, |pool| sqlx::query_scalar(
+        let used = on_db!(&db, |pool| sqlx::query_scalar::<_, i64>(
             "SELECT SUM(credits) FROM credit_usage_daily WHERE team_id = 't'"
         )
         .fetch_one(pool)
