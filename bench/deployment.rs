@@ -97,6 +97,15 @@ impl Deployment {
         Ok(largest)
     }
 
+    /// CPU time used so far by every process of the deployment, together.
+    pub fn cpu_time(&self) -> anyhow::Result<std::time::Duration> {
+        let mut total = std::time::Duration::ZERO;
+        for server in self.api.iter().chain(&self.workers) {
+            total += server.cpu_time()?;
+        }
+        Ok(total)
+    }
+
     /// Stops every process.
     pub async fn stop(self) -> anyhow::Result<()> {
         for server in self.api.into_iter().chain(self.workers) {

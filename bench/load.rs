@@ -55,13 +55,20 @@ impl Failures {
     }
 }
 
-/// Sends `request` and reads the whole body; `Err` describes a failure.
+/// Whether an answer's `meta` says it was charged a credit (`"creditsUsed":1`).
+fn charged(body: &[u8]) -> bool {
+    const MARK: &[u8] = b"\"creditsUsed\":1";
+    body.windows(MARK.len()).any(|w| w == MARK)
+}
+
+/// Sends `request` and reads the whole body; `Ok(true)` when the answer was charged a credit,
+/// `Err` describes a failure.
 async fn send(
     client: &reqwest::Client,
     target: &Target,
     base: usize,
     request: &MixRequest,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let base = &target.bases[base % target.bases.len()];
     let mut builder = client.get(format!("{base}{}", request.path_and_query));
     if let Some(key) = &target.api_key {
@@ -78,7 +85,24 @@ async fn send(
         let text = String::from_utf8_lossy(&body[..body.len().min(500)]).into_owned();
         return Err(describe(format!("{status}: {text}")));
     }
-    Ok(())
+    Ok(charged(&body))
+}
+
+/// The team's balance, read from the `meta` of a count-only (free) list answer.
+pub async fn balance(target: &Target) -> anyhow::Result<i64> {
+    let request = MixRequest {
+        name: "balance".into(),
+        path_and_query: "/api/v2/signals/acquisitions?count=true&limit=1".into(),
+    };
+    let base = &target.bases[0];
+    let mut builder = client()?.get(format!("{base}{}", request.path_and_query));
+    if let Some(key) = &target.api_key {
+        builder = builder.bearer_auth(key);
+    }
+    let body: serde_json::Value = builder.send().await?.error_for_status()?.json().await?;
+    body["meta"]["creditsRemaining"]
+        .as_i64()
+        .ok_or_else(|| anyhow::anyhow!("no meta.creditsRemaining in {body}"))
 }
 
 /// The single-client phase: per request of the mix, its latencies.
@@ -132,6 +156,8 @@ pub async fn sequential(
 /// The result of a throughput phase.
 pub struct Throughput {
     pub completed: u64,
+    /// Answers charged a credit (`meta.creditsUsed` 1).
+    pub charged: u64,
     pub elapsed: Duration,
     pub latencies: Vec<Duration>,
     pub failures: Failures,
@@ -162,29 +188,36 @@ pub async fn concurrent(
         let failures = failures.clone();
         workers.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
+            let mut charged = 0u64;
             let mut local = Failures::default();
             let n = target.requests.len();
             let mut i = worker % n;
             while Instant::now() < deadline {
                 let t = Instant::now();
-                if let Err(e) = send(&client, &target, worker, &target.requests[i]).await {
-                    local.record(e);
+                match send(&client, &target, worker, &target.requests[i]).await {
+                    Ok(true) => charged += 1,
+                    Ok(false) => {}
+                    Err(e) => local.record(e),
                 }
                 latencies.push(t.elapsed());
                 i = (i + 1) % n;
             }
             failures.lock().expect("failures lock").merge(local);
-            latencies
+            (latencies, charged)
         }));
     }
     let mut latencies = Vec::new();
+    let mut charged = 0;
     for worker in workers {
-        latencies.extend(worker.await?);
+        let (worker_latencies, worker_charged) = worker.await?;
+        latencies.extend(worker_latencies);
+        charged += worker_charged;
     }
     let elapsed = started.elapsed();
     let failures = failures.lock().expect("failures lock").clone();
     Ok(Throughput {
         completed: latencies.len() as u64,
+        charged,
         elapsed,
         latencies,
         failures,

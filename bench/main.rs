@@ -30,7 +30,7 @@ use dataset::Dataset;
 use deployment::{Deployment, Topology};
 use load::Target;
 use mix::MixRequest;
-use report::BackendResult;
+use report::{BackendResult, CpuUse, CreditCheck};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -206,9 +206,28 @@ async fn measure(
     };
     let max_sequential = Duration::from_secs(args.max_sequential_seconds);
     eprintln!("bench: {label}: single client, {} rounds", args.rounds);
+    let cpu_at_start = deployment.cpu_time()?;
     let sequential = load::sequential(&target, args.rounds, max_sequential).await?;
+    let cpu_after_sequential = deployment.cpu_time()?;
     eprintln!("bench: {label}: mix at {} connections", args.connections);
+    let balance_before = load::balance(&target).await?;
+    let cpu_before_mix = deployment.cpu_time()?;
     let mix_load = load::concurrent(&target, args.connections, args.duration()).await?;
+    let cpu_after_mix = deployment.cpu_time()?;
+    let balance_after = load::balance(&target).await?;
+    let credits = CreditCheck {
+        before: balance_before,
+        charged: mix_load.charged,
+        after: balance_after,
+    };
+    eprintln!(
+        "bench: {label}: credits before {} - charged answers {} = {}; balance after {} ({})",
+        credits.before,
+        credits.charged,
+        credits.expected(),
+        credits.after,
+        if credits.exact() { "exact" } else { "MISMATCH" }
+    );
     let health_target = Target {
         bases: bases.clone(),
         api_key: None,
@@ -221,7 +240,13 @@ async fn measure(
         "bench: {label}: /health at {} connections",
         args.connections
     );
+    let cpu_before_health = deployment.cpu_time()?;
     let health = load::concurrent(&health_target, args.connections, args.duration()).await?;
+    let cpu = CpuUse {
+        sequential: cpu_after_sequential.saturating_sub(cpu_at_start),
+        mix: cpu_after_mix.saturating_sub(cpu_before_mix),
+        health: deployment.cpu_time()?.saturating_sub(cpu_before_health),
+    };
     eprintln!(
         "bench: {label}: {} CSV enrichment jobs",
         inputs.enrichment_jobs.len()
@@ -241,5 +266,7 @@ async fn measure(
         enrichment,
         memory_at_end,
         load: (load_before, load_after),
+        cpu,
+        credits,
     })
 }

@@ -25,6 +25,44 @@ pub struct BackendResult {
     pub memory_at_end: Memory,
     /// The load average before and after the measuring phases.
     pub load: (String, String),
+    /// CPU time the server processes used in each phase.
+    pub cpu: CpuUse,
+    /// The team's balance around the phase at `connections` connections.
+    pub credits: CreditCheck,
+}
+
+/// CPU time (user + system, every server process) used during each measuring phase.
+#[derive(Debug, Clone, Copy)]
+pub struct CpuUse {
+    pub sequential: Duration,
+    pub mix: Duration,
+    pub health: Duration,
+}
+
+/// Credits under load: the balance before and after the concurrent mix, and the answers that
+/// said they were charged. Exact when `before - charged == after`.
+#[derive(Debug, Clone, Copy)]
+pub struct CreditCheck {
+    pub before: i64,
+    pub charged: u64,
+    pub after: i64,
+}
+
+impl CreditCheck {
+    /// The balance the charged answers leave.
+    pub fn expected(&self) -> i64 {
+        self.before - self.charged as i64
+    }
+
+    /// Whether the balance moved by exactly the charged answers.
+    pub fn exact(&self) -> bool {
+        self.expected() == self.after
+    }
+}
+
+/// Server CPU milliseconds per answer of a phase.
+fn cpu_ms_per_request(cpu: Duration, answers: usize) -> String {
+    format!("{:.3}", cpu.as_secs_f64() * 1000.0 / answers.max(1) as f64)
 }
 
 impl BackendResult {
@@ -105,29 +143,31 @@ fn rows(ctx: &Context) -> Vec<Row> {
         ),
         (
             "mix p50, 1 client (ms)".into(),
-            "≤ 5",
+            "≤ 2",
             Box::new(|r| {
                 let p = percentile(&r.all_sequential(), 50.0);
-                format!("{} ({})", ms(p), mark(p <= Duration::from_millis(5)))
+                format!("{} ({})", ms(p), mark(p <= Duration::from_millis(2)))
             }),
         ),
         (
             "mix p99, 1 client (ms)".into(),
-            "≤ 50",
+            "≤ 25",
             Box::new(|r| {
                 let p = percentile(&r.all_sequential(), 99.0);
-                format!("{} ({})", ms(p), mark(p <= Duration::from_millis(50)))
+                format!("{} ({})", ms(p), mark(p <= Duration::from_millis(25)))
             }),
         ),
         (
             "mix cold round (first answers), p50 / max (ms)".into(),
-            "",
+            "max ≤ 250",
             Box::new(|r| {
                 let cold = &r.sequential.cold;
+                let max = percentile(cold, 100.0);
                 format!(
-                    "{} / {}",
+                    "{} / {} ({})",
                     ms(percentile(cold, 50.0)),
-                    ms(percentile(cold, 100.0))
+                    ms(max),
+                    mark(max <= Duration::from_millis(250))
                 )
             }),
         ),
@@ -157,6 +197,36 @@ fn rows(ctx: &Context) -> Vec<Row> {
                     percentile(&r.mix.latencies, 99.0),
                 );
                 format!("{} / {}", ms(p50), ms(p99))
+            }),
+        ),
+        (
+            "server CPU per answer: 1 client / mix at connections / `/health` (ms)".into(),
+            "",
+            Box::new(|r| {
+                format!(
+                    "{} / {} / {}",
+                    cpu_ms_per_request(
+                        r.cpu.sequential,
+                        r.all_sequential().len() + r.sequential.cold.len(),
+                    ),
+                    cpu_ms_per_request(r.cpu.mix, r.mix.latencies.len()),
+                    cpu_ms_per_request(r.cpu.health, r.health.latencies.len())
+                )
+            }),
+        ),
+        (
+            format!("credits after {conns} connections: start − charged answers = balance"),
+            "exact",
+            Box::new(|r| {
+                let c = r.credits;
+                format!(
+                    "{} − {} = {}; balance {} ({})",
+                    c.before,
+                    c.charged,
+                    c.expected(),
+                    c.after,
+                    mark(c.exact())
+                )
             }),
         ),
         (

@@ -185,6 +185,26 @@ impl Server {
     }
 }
 
+/// Clock ticks a second of the CPU times in `/proc/<pid>/stat` (USER_HZ, 100 on Linux).
+const USER_HZ: f64 = 100.0;
+
+impl Server {
+    /// CPU time (user + system) the process has used so far, from `/proc/<pid>/stat`.
+    pub fn cpu_time(&self) -> anyhow::Result<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid))?;
+        // The command name (field 2) may hold spaces: count fields after its closing paren.
+        let after = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest)
+            .context("malformed /proc stat")?;
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        // Fields 14 (utime) and 15 (stime) of the whole line are 12 and 13 after the name.
+        let ticks: u64 = fields.get(11).context("no utime")?.parse::<u64>()?
+            + fields.get(12).context("no stime")?.parse::<u64>()?;
+        Ok(Duration::from_secs_f64(ticks as f64 / USER_HZ))
+    }
+}
+
 /// Resident set size of the server process.
 #[derive(Debug, Clone, Copy)]
 pub struct Memory {

@@ -72,6 +72,7 @@ impl Application {
             dispatcher,
             config: Arc::new(config),
             counts: Arc::default(),
+            charges: Arc::default(),
             enrichment_wake: Arc::default(),
             research: Arc::new(research),
             research_wake: Arc::default(),
@@ -112,6 +113,12 @@ impl Application {
     /// (a delivery attempt ends within its lease); the database closes and this returns.
     pub async fn run(self, shutdown: CancellationToken) -> anyhow::Result<()> {
         let workers = self.spawn_workers(&shutdown);
+        if self.listener.is_some() {
+            tokio::spawn(warm_list_counts(
+                self.state.services.clone(),
+                shutdown.clone(),
+            ));
+        }
         let worker_deadline =
             Duration::from_millis(self.state.dispatcher.lease_ms().max(0) as u64) + WORKER_SLACK;
         let requests = async {
@@ -178,6 +185,23 @@ impl Application {
                 shutdown.clone(),
             )),
         ]
+    }
+}
+
+/// Loads the list counts saved by earlier runs, recomputing those the data has moved past, in the
+/// background: the process is ready and answers meanwhile.
+async fn warm_list_counts(services: crate::service::Services, shutdown: CancellationToken) {
+    let warm = crate::store::saved_counts::warm(&services.db, &services.counts);
+    tokio::select! {
+        outcome = warm => match outcome {
+            Ok(report) => tracing::info!(
+                loaded = report.loaded,
+                recomputed = report.recomputed,
+                "saved list counts warmed"
+            ),
+            Err(err) => tracing::warn!(error = %err, "saved list counts not warmed"),
+        },
+        _ = shutdown.cancelled() => {}
     }
 }
 

@@ -45,8 +45,8 @@ pub async fn list(
     query.offset = paging.offset();
     query.ids = strict_company_ids(&services.db, &domains, &linkedin_pages).await?;
     let total = count_companies(&services.db, &services.counts, &query).await?;
-    let page = charged_page(&services.db, ctx.team(), paging.count_only, || async {
-        let rows = list_companies(&services.db, &query).await?;
+    let page = charged_page(services, ctx.team(), paging.count_only, || async {
+        let rows = list_companies(&services.db, &services.counts, &query).await?;
         Ok(rows.iter().map(company_record).collect::<Result<_, _>>()?)
     })
     .await?;

@@ -4,9 +4,8 @@
 
 use std::future::Future;
 
-use super::ServiceError;
-use crate::store::Db;
-use crate::store::credits::{balance, charge};
+use super::{ServiceError, Services};
+use crate::store::credits::balance;
 
 /// One page of a credit-consuming list and what it cost.
 #[derive(Debug, Clone)]
@@ -18,9 +17,10 @@ pub struct ChargedPage<T> {
     pub credits_remaining: i64,
 }
 
-/// Reads one page for `team` with `fetch` (unless `count_only`), charging one credit for it.
+/// Reads one page for `team` with `fetch` (unless `count_only`), charging one credit for it (in
+/// a transaction shared with the charges of other requests under way).
 pub async fn charged_page<T, F, Fut>(
-    db: &Db,
+    services: &Services,
     team: &str,
     count_only: bool,
     fetch: F,
@@ -29,6 +29,7 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<Vec<T>, ServiceError>>,
 {
+    let db = &services.db;
     if count_only {
         return Ok(ChargedPage {
             rows: Vec::new(),
@@ -40,7 +41,9 @@ where
         return Err(ServiceError::OutOfCredits);
     }
     let rows = fetch().await?;
-    let credits_remaining = charge(db, team, 1)
+    let credits_remaining = services
+        .charges
+        .charge(db, team, 1)
         .await?
         .ok_or(ServiceError::OutOfCredits)?;
     crate::telemetry::credits_charged("list", 1);

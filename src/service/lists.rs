@@ -1,10 +1,14 @@
 //! What the signal lists and the company list share: paging and which companies a list is
 //! limited to (strict identifiers, else a partial name).
 
+use std::sync::Arc;
+
 use super::ServiceError;
 use crate::store::Db;
 use crate::store::companies::{CompanyKey, ids_where_in};
 use crate::store::company_names::partial_company_ids;
+use crate::store::count_cache::CountCache;
+use crate::store::versions::data_version;
 
 pub use crate::store::signal_query::Order;
 
@@ -44,9 +48,11 @@ pub struct ResolvedIdentity {
     pub match_confidence: &'static str,
 }
 
-/// Resolves a list's company identity to company ids.
+/// Resolves a list's company identity to company ids; the companies a partial name stands for
+/// are kept in `cache` while the list data is unchanged.
 pub async fn resolve_identity(
     db: &Db,
+    cache: &CountCache,
     identity: &CompanyIdentity,
 ) -> Result<ResolvedIdentity, ServiceError> {
     if let Some(ids) = strict_company_ids(db, &identity.domains, &identity.linkedin_pages).await? {
@@ -56,7 +62,7 @@ pub async fn resolve_identity(
         });
     }
     if let Some(name) = &identity.name {
-        let ids = partial_company_ids(db, name, NAME_CANDIDATES).await?;
+        let ids = named_company_ids(db, cache, name).await?;
         return Ok(ResolvedIdentity {
             company_ids: Some(ids),
             match_confidence: "fuzzy",
@@ -66,6 +72,24 @@ pub async fn resolve_identity(
         company_ids: None,
         match_confidence: "none",
     })
+}
+
+/// The companies a partial, fuzzy name stands for, best first: from `cache` while the list data
+/// is unchanged, else looked up (through the names' trigram index) and kept.
+async fn named_company_ids(
+    db: &Db,
+    cache: &CountCache,
+    name: &str,
+) -> Result<Vec<String>, ServiceError> {
+    let version = data_version(db).await?;
+    let key = format!("partial_company_ids|{NAME_CANDIDATES}|{name}");
+    if let Some(ids) = cache.page::<String>(&key, version) {
+        return Ok(ids.as_ref().clone());
+    }
+    let ids = partial_company_ids(db, name, NAME_CANDIDATES).await?;
+    let bytes = key.len() + ids.iter().map(|id| 64 + id.len()).sum::<usize>();
+    cache.put_page(key, version, Arc::new(ids.clone()), bytes);
+    Ok(ids)
 }
 
 /// Companies named strictly by normalized domains and/or LinkedIn pages; both given must agree.

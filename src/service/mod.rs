@@ -35,6 +35,7 @@ use crate::ingest::group::IngestGroups;
 use crate::research::lookup::Researcher;
 use crate::store::Db;
 use crate::store::count_cache::CountCache;
+use crate::store::credits::ChargeGroups;
 
 pub use error::ServiceError;
 
@@ -43,8 +44,10 @@ pub use error::ServiceError;
 pub struct Services {
     pub db: Db,
     pub config: Arc<Config>,
-    /// Cached list counts, per team and query.
+    /// Cached list counts and pages, per query.
     pub counts: Arc<CountCache>,
+    /// The charges of concurrent list requests, committed together.
+    pub charges: Arc<ChargeGroups>,
     /// Wakes the delivery worker and sends webhook tests.
     pub dispatcher: Arc<Dispatcher>,
     /// Groups concurrent signal ingests into shared transactions.

@@ -5,7 +5,7 @@ use sqlx::FromRow;
 
 use super::bulk::select_in;
 use super::count_cache::CountCache;
-use super::query::{Conditions, cached_count, fetch_all};
+use super::query::{Conditions, cached_count, cached_fetch_all};
 use super::search::{categories_clause, company_search_clause};
 use super::signal_query::Order;
 use super::{Db, StoreError, Tx};
@@ -57,6 +57,15 @@ pub struct CompanyRow {
 }
 
 impl CompanyRow {
+    /// About the bytes the row holds: its longer texts and a fixed part for the rest.
+    fn size(&self) -> usize {
+        512 + self.description.as_ref().map_or(0, String::len)
+            + self.categories.len()
+            + self.keywords.len()
+            + self.specialties.len()
+            + self.growth_info.as_ref().map_or(0, String::len)
+    }
+
     /// The Company record as the API shows it. Its JSON columns must decode: a corrupt one is
     /// an error, not an empty list.
     pub fn record(&self) -> Result<Value, StoreError> {
@@ -103,8 +112,12 @@ const SELECT: &str = "SELECT c.id, c.name, c.slug, c.description, c.website, c.l
      c.employee_count, c.categories, c.keywords, c.specialties, c.growth_info, c.created_at, \
      c.updated_at FROM companies c";
 
-/// One page of companies.
-pub async fn list_companies(db: &Db, q: &CompanyQuery) -> Result<Vec<CompanyRow>, StoreError> {
+/// One page of companies, from `cache` while the list data is unchanged.
+pub async fn list_companies(
+    db: &Db,
+    cache: &CountCache,
+    q: &CompanyQuery,
+) -> Result<Vec<CompanyRow>, StoreError> {
     let mut c = conditions(db, q);
     let direction = match q.order {
         Order::Asc => "ASC",
@@ -117,7 +130,7 @@ pub async fn list_companies(db: &Db, q: &CompanyQuery) -> Result<Vec<CompanyRow>
         c.where_clause(),
         q.sort_column
     );
-    fetch_all(db, sql, c.binds()).await
+    cached_fetch_all(db, cache, sql, c.binds(), CompanyRow::size).await
 }
 
 /// Number of companies matching the filters, from `cache` while the list data is unchanged.

@@ -1,22 +1,47 @@
-//! Exact caching of list counts: a count is reused only while the list data version it was
-//! computed at is still current, so a cached answer is never stale.
+//! Exact caching of list answers: a count or a page is reused only while the list data version
+//! it was computed at is still current, so a cached answer is never stale. Counts are also kept
+//! in the database (`saved_counts`), so that they outlive a restart.
 
+use std::any::Any;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::query::Bind;
 
 /// Most counts kept; the cache is emptied when it grows past this.
 const MAX_ENTRIES: usize = 10_000;
 
-/// Counts by query, each with the data version it was computed at.
+/// Most bytes of cached pages (an estimate of their rows' text); the pages are dropped when a
+/// new one would go past this.
+const MAX_PAGE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A cached page: its data version, its rows (a `Vec` of the list's row type) and their size.
+type PageEntry = (i64, Arc<dyn Any + Send + Sync>, usize);
+
+/// Counts and pages by query, each with the data version it was computed at.
 #[derive(Debug, Default)]
 pub struct CountCache {
     entries: Mutex<HashMap<String, (i64, i64)>>,
+    pages: Mutex<Pages>,
+}
+
+#[derive(Default)]
+struct Pages {
+    entries: HashMap<String, PageEntry>,
+    bytes: usize,
+}
+
+impl std::fmt::Debug for Pages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pages")
+            .field("entries", &self.entries.len())
+            .field("bytes", &self.bytes)
+            .finish()
+    }
 }
 
 impl CountCache {
-    /// The cache key of a built count query.
+    /// The cache key of a built query.
     pub fn key(sql: &str, binds: &[Bind]) -> String {
         format!("{sql}|{binds:?}")
     }
@@ -38,6 +63,40 @@ impl CountCache {
         }
         entries.insert(key, (version, count));
     }
+
+    /// The rows stored for the page query `key` at `version`, if any.
+    pub fn page<R: Send + Sync + 'static>(&self, key: &str, version: i64) -> Option<Arc<Vec<R>>> {
+        let pages = self.pages.lock().unwrap_or_else(|p| p.into_inner());
+        let (at, rows, _) = pages.entries.get(key)?;
+        if *at != version {
+            return None;
+        }
+        rows.clone().downcast::<Vec<R>>().ok()
+    }
+
+    /// Stores the rows of a page query computed at `version`; `bytes` estimates their size.
+    /// A page larger than the whole budget is not kept.
+    pub fn put_page<R: Send + Sync + 'static>(
+        &self,
+        key: String,
+        version: i64,
+        rows: Arc<Vec<R>>,
+        bytes: usize,
+    ) {
+        if bytes > MAX_PAGE_BYTES {
+            return;
+        }
+        let mut pages = self.pages.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, _, old)) = pages.entries.remove(&key) {
+            pages.bytes -= old;
+        }
+        if pages.bytes + bytes > MAX_PAGE_BYTES || pages.entries.len() >= MAX_ENTRIES {
+            pages.entries.clear();
+            pages.bytes = 0;
+        }
+        pages.bytes += bytes;
+        pages.entries.insert(key, (version, rows, bytes));
+    }
 }
 
 #[cfg(test)]
@@ -51,5 +110,24 @@ mod tests {
         cache.put(key.clone(), 7, 42);
         assert_eq!(cache.get(&key, 7), Some(42));
         assert_eq!(cache.get(&key, 8), None);
+    }
+
+    #[test]
+    fn a_page_is_reused_only_at_the_version_it_was_computed_at() {
+        let cache = CountCache::default();
+        let rows = Arc::new(vec!["a".to_string(), "b".to_string()]);
+        cache.put_page("page".into(), 3, rows.clone(), 2);
+        assert_eq!(cache.page::<String>("page", 3), Some(rows));
+        assert_eq!(cache.page::<String>("page", 4), None);
+    }
+
+    #[test]
+    fn pages_past_the_budget_make_room_by_dropping_the_others() {
+        let cache = CountCache::default();
+        let rows = Arc::new(vec![1_i64]);
+        cache.put_page("first".into(), 1, rows.clone(), MAX_PAGE_BYTES - 10);
+        cache.put_page("second".into(), 1, rows.clone(), 20);
+        assert_eq!(cache.page::<i64>("first", 1), None);
+        assert_eq!(cache.page::<i64>("second", 1), Some(rows));
     }
 }

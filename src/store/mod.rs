@@ -35,6 +35,7 @@ pub mod people_list;
 pub mod query;
 pub mod rate_limits;
 pub mod redis_limits;
+pub mod saved_counts;
 pub mod search;
 pub mod sec_filings;
 pub mod sessions;

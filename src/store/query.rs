@@ -1,7 +1,10 @@
 //! A small builder for dynamic SQL: conditions joined by AND, with `$n` parameters numbered as
 //! they are added, runnable on either backend.
 
-use super::{Db, StoreError};
+use std::sync::Arc;
+
+use super::count_cache::CountCache;
+use super::{Db, StoreError, saved_counts};
 
 /// A parameter value of a built query.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,21 +122,58 @@ pub async fn fetch_count(db: &Db, sql: String, binds: &[Bind]) -> Result<i64, St
     .await)?)
 }
 
-/// Runs a built count, or answers it from `cache` when the list data has not changed since.
+/// Runs a built count, or answers it from `cache` (else from the counts saved in the database)
+/// when the list data has not changed since. A count computed here is saved for the next start.
 pub async fn cached_count(
     db: &Db,
-    cache: &super::count_cache::CountCache,
+    cache: &CountCache,
     sql: String,
     binds: &[Bind],
 ) -> Result<i64, StoreError> {
     let version = super::versions::data_version(db).await?;
-    let key = super::count_cache::CountCache::key(&sql, binds);
+    let key = CountCache::key(&sql, binds);
     if let Some(count) = cache.get(&key, version) {
         return Ok(count);
     }
-    let count = fetch_count(db, sql, binds).await?;
-    cache.put(key, version, count);
+    if let Some(count) = saved_counts::find(db, &key, version).await? {
+        cache.put(key, version, count);
+        return Ok(count);
+    }
+    let count = fetch_count(db, sql.clone(), binds).await?;
+    cache.put(key.clone(), version, count);
+    if let Err(err) = saved_counts::save(db, &key, &sql, binds, version, count).await {
+        tracing::warn!(error = %err, "a list count was not saved");
+    }
     Ok(count)
+}
+
+/// Runs a built SELECT, or answers it from `cache` when the list data has not changed since;
+/// `size` estimates the bytes a row holds, for the cache's budget.
+pub async fn cached_fetch_all<R>(
+    db: &Db,
+    cache: &CountCache,
+    sql: String,
+    binds: &[Bind],
+    size: impl Fn(&R) -> usize,
+) -> Result<Vec<R>, StoreError>
+where
+    R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+        + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
+        + Clone
+        + Send
+        + Sync
+        + Unpin
+        + 'static,
+{
+    let version = super::versions::data_version(db).await?;
+    let key = CountCache::key(&sql, binds);
+    if let Some(rows) = cache.page::<R>(&key, version) {
+        return Ok(rows.as_ref().clone());
+    }
+    let rows: Vec<R> = fetch_all(db, sql, binds).await?;
+    let bytes = rows.iter().map(&size).sum::<usize>() + key.len();
+    cache.put_page(key, version, Arc::new(rows.clone()), bytes);
+    Ok(rows)
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use sqlx::FromRow;
 
 use super::count_cache::CountCache;
-use super::query::{cached_count, fetch_all};
+use super::query::{cached_count, cached_fetch_all};
 use super::signal_filters::conditions;
 use super::signal_query::{Order, SignalQuery};
 use super::{Db, StoreError, tag_strategy};
@@ -63,7 +63,8 @@ pub(crate) const SELECT: &str = "SELECT s.id, s.kind, s.occurred_at, s.discovere
 pub(crate) const FROM: &str = " FROM signals s JOIN companies c ON c.id = s.company_id \
      LEFT JOIN companies o ON o.id = s.other_company_id";
 
-/// One page of signals. `cache` keeps the tag counts that decide how tag groups are tested.
+/// One page of signals, from `cache` while the list data is unchanged. `cache` also keeps the
+/// tag counts that decide how tag groups are tested.
 pub async fn list_signals(
     db: &Db,
     cache: &CountCache,
@@ -110,7 +111,17 @@ pub async fn list_signals(
             c.where_clause()
         )
     };
-    fetch_all(db, sql, c.binds()).await
+    cached_fetch_all(db, cache, sql, c.binds(), SignalListRow::size).await
+}
+
+impl SignalListRow {
+    /// About the bytes the row holds: its longer texts and a fixed part for the rest.
+    fn size(&self) -> usize {
+        512 + self.payload.len()
+            + self.c_description.as_ref().map_or(0, String::len)
+            + self.c_categories.len()
+            + self.c_specialties.len()
+    }
 }
 
 /// Number of signals (or of their distinct companies, `count_companies`) matching the filters, from `cache` while the list data is unchanged. Every

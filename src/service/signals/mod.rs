@@ -44,7 +44,7 @@ pub async fn list(
         exclude_domains,
         paging,
     } = request;
-    let resolved = resolve_identity(&services.db, &identity).await?;
+    let resolved = resolve_identity(&services.db, &services.counts, &identity).await?;
     if let Some(ids) = strict_company_ids(&services.db, &exclude_domains, &[]).await? {
         query.exclude_company_ids.extend(ids);
     }
@@ -52,7 +52,7 @@ pub async fn list(
     query.limit = paging.limit;
     query.offset = paging.offset();
     let total = count_signals(&services.db, &services.counts, &query).await?;
-    let page = charged_page(&services.db, ctx.team(), paging.count_only, || async {
+    let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_signals(&services.db, &services.counts, &query).await?;
         let mut records = rows
             .iter()
