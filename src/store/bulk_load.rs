@@ -94,12 +94,14 @@ pub async fn start(db: &Db, now: i64) -> Result<Vec<SavedIndex>, StoreError> {
     .bind(now)
     .bind(&json)
     .execute(conn)
-    .await)?;
+    .await
+    .map(|_| ()))?;
     for index in &saved {
         let drop = format!("DROP INDEX {}", index.name);
         on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(drop))
             .execute(conn)
-            .await)?;
+            .await
+            .map(|_| ()))?;
     }
     tx.commit().await?;
     Ok(saved)
@@ -121,7 +123,8 @@ pub async fn clear_loaded_rows(db: &Db) -> Result<(), StoreError> {
     for sql in statements {
         on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(sql))
             .execute(conn)
-            .await)?;
+            .await
+            .map(|_| ()))?;
     }
     super::versions::bump_data_version(&mut tx).await?;
     tx.commit().await
@@ -158,13 +161,15 @@ pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
         let create = index.create.clone();
         on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(create))
             .execute(conn)
-            .await)?;
+            .await
+            .map(|_| ()))?;
     }
     on_tx!(&mut tx, |conn| sqlx::query(
         "DELETE FROM bulk_loads WHERE id = 1"
     )
     .execute(conn)
-    .await)?;
+    .await
+    .map(|_| ()))?;
     super::versions::bump_data_version(&mut tx).await?;
     tx.commit().await?;
     Ok(saved)
@@ -174,7 +179,7 @@ pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
 async fn secondary_indexes(tx: &mut Tx) -> Result<Vec<SavedIndex>, StoreError> {
     let tables = LOADED_TABLES.map(|t| format!("'{t}'")).join(", ");
     let kept = KEPT_INDEXES.map(|t| format!("'{t}'")).join(", ");
-    let sql = match tx {
+    let sql = match &*tx {
         // Indexes of constraints (`sqlite_autoindex_…`) have no statement.
         Tx::Sqlite(_) => format!(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL \

@@ -238,7 +238,13 @@ async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_run
     // the companies and the funding rounds loaded and the indexes not built.
     broken.extend_from_slice(b"{\"title\": \"\xff\"}\n");
     std::fs::write(files.path().join("hiring.ndjson"), broken).expect("import file");
-    let create = ["import", "--create", "--database-url", &database.url, "."];
+    let create = [
+        "import",
+        "--create",
+        "--database-url",
+        database.url.as_str(),
+        ".",
+    ];
 
     let stopped = signalwatch(files.path(), &create).await;
 
