@@ -53,7 +53,9 @@ async fn import_all(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(u
     let bulk = match path {
         LoadPath::Bulk(load) => {
             if load.restarted {
-                println!("an interrupted bulk load was found: its rows were deleted, loading again");
+                println!(
+                    "an interrupted bulk load was found: its rows were deleted, loading again"
+                );
             }
             println!(
                 "bulk load: the database holds no data, so rows are loaded first and the \

@@ -193,10 +193,9 @@ async fn secondary_indexes(tx: &mut Tx) -> Result<Vec<SavedIndex>, StoreError> {
              ORDER BY i.indexname"
         ),
     };
-    let rows: Vec<(String, String)> =
-        on_tx!(tx, |conn| sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .fetch_all(conn)
-            .await)?;
+    let rows: Vec<(String, String)> = on_tx!(tx, |conn| sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .fetch_all(conn)
+        .await)?;
     Ok(rows
         .into_iter()
         .map(|(name, create)| SavedIndex { name, create })

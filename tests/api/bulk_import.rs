@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use crate::each_backend;
 use crate::lists_support::{
-    ACQUISITIONS, COMPANIES, FUNDING, HIRING, JOB_CHANGES, acquisitions, companies,
-    funding_rounds, job_changes, job_postings, url,
+    ACQUISITIONS, COMPANIES, FUNDING, HIRING, JOB_CHANGES, acquisitions, companies, funding_rounds,
+    job_changes, job_postings, url,
 };
 use crate::support::command::{CommandRun, signalwatch};
 use crate::support::{Backend, Team, TestApp};
@@ -135,13 +135,21 @@ async fn a_bulk_load_and_a_load_beside_a_monitor_answer_every_list_alike(backend
     assert!(loaded.success, "{loaded:?}");
     assert!(loaded.stdout.contains("bulk load"), "{}", loaded.stdout);
     assert!(stored.success, "{stored:?}");
-    assert!(stored.stdout.contains("batch by batch"), "{}", stored.stdout);
+    assert!(
+        stored.stdout.contains("batch by batch"),
+        "{}",
+        stored.stdout
+    );
     for (path, params) in REQUESTS {
         let request = url(path, params);
         let from_bulk = bulk.get(&request, &bulk_team.key).await;
         let from_ordinary = ordinary.get(&request, &ordinary_team.key).await;
         assert_eq!(from_bulk.status, 200, "{request}: {:?}", from_bulk.body);
-        assert_eq!(from_ordinary.status, 200, "{request}: {:?}", from_ordinary.body);
+        assert_eq!(
+            from_ordinary.status, 200,
+            "{request}: {:?}",
+            from_ordinary.body
+        );
         assert_eq!(
             comparable(from_bulk.body["data"].clone()),
             comparable(from_ordinary.body["data"].clone()),
@@ -255,7 +263,9 @@ async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_run
         "{}",
         stopped.stderr
     );
-    let refused = start_error(&database.url).await.expect("the server refuses");
+    let refused = start_error(&database.url)
+        .await
+        .expect("the server refuses");
     assert!(refused.contains("half-loaded"), "{refused}");
     assert!(refused.contains("signalwatch import"), "{refused}");
 
@@ -274,9 +284,7 @@ async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_run
         (FUNDING, funding_rounds().as_array().expect("rounds").len()),
         (HIRING, job_postings().as_array().expect("postings").len()),
     ] {
-        let listed = app
-            .get(&url(path, &[("count", "true")]), &team.key)
-            .await;
+        let listed = app.get(&url(path, &[("count", "true")]), &team.key).await;
         assert_eq!(
             listed.body["pagination"]["totalCount"],
             json!(records),
