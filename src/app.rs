@@ -52,6 +52,7 @@ impl Application {
         )
         .await?;
         db.migrate().await?;
+        crate::service::bulk_load::refuse_half_loaded(&db).await?;
         let listener = if config.role.runs_api() {
             Some(TcpListener::bind(&config.listen).await?)
         } else {

@@ -1,16 +1,21 @@
 //! `signalwatch import DIR_OR_FILE`: loads NDJSON files of companies, people and signals with a
 //! progress bar; same effects as the admin API. Re-importing a file changes nothing new (signals
 //! are matched by id, external id or natural key). Exits non-zero when any record was refused.
+//!
+//! Into a database without data (no companies, people or signals, no monitors or webhooks) the
+//! load goes in bulk: rows first, then the indexes are built (see `service::bulk_load`).
 
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::database;
 use crate::config::DatabaseArgs;
-use crate::service::imports::{import_file, plan_files};
+use crate::service::bulk_load::{BulkLoad, HALF_LOADED, LoadPath, begin_import};
+use crate::service::imports::{FileKind, FileReport, Loading, import_file_as, plan_files};
+use crate::store::Db;
 
 /// Options of `import`.
 #[derive(Debug, Args)]
@@ -31,58 +36,140 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<()> {
     // The files first: a wrong path is reported before any database is opened or created.
     let files = plan_files(&args.path)?;
     let db = database::open(&args.database.database_url, args.create).await?;
-    let started = Instant::now();
-    let (mut total, mut refused) = (0usize, 0usize);
-    for (path, kind) in files {
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        let bar = ProgressBar::new(size).with_message(path.display().to_string());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed} eta {eta}",
-            )?
-            .progress_chars("=> "),
-        );
-        let file_started = Instant::now();
-        let report = import_file(&db, &path, kind, |read| bar.set_position(read)).await;
-        bar.finish_and_clear();
-        let report = match report {
-            Ok(report) => report,
-            Err(err) => {
-                db.close().await;
-                return Err(err);
-            }
-        };
-        let secs = file_started.elapsed().as_secs_f64().max(0.001);
-        println!(
-            "{}: {} records, {} stored, {} refused, {:.0} records/s",
-            report.file,
-            report.records,
-            report.stored,
-            report.invalid,
-            report.records as f64 / secs
-        );
-        for err in &report.errors {
-            println!("  line {}: {}", err.index, err.error);
-        }
-        if report.invalid > report.errors.len() {
-            println!(
-                "  … and {} more refused records",
-                report.invalid - report.errors.len()
-            );
-        }
-        total += report.records;
-        refused += report.invalid;
-    }
-    db.analyze().await?;
+    let outcome = import_all(&db, &files).await;
     db.close().await;
+    let (total, refused) = outcome?;
+    anyhow::ensure!(
+        refused == 0,
+        "{refused} of {total} records were refused (listed above); the others were stored"
+    );
+    Ok(())
+}
+
+/// Loads the files in bulk or the ordinary way; returns the records read and refused.
+async fn import_all(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(usize, usize)> {
+    let started = Instant::now();
+    let path = begin_import(db).await?;
+    let bulk = match path {
+        LoadPath::Bulk(load) => {
+            if load.restarted {
+                println!(
+                    "an interrupted bulk load was found: its rows were deleted, loading again"
+                );
+            }
+            println!(
+                "bulk load: the database holds no data, so rows are loaded first and the \
+                 indexes built after"
+            );
+            Some(load)
+        }
+        LoadPath::Ordinary => {
+            println!(
+                "the database holds data, monitors or webhooks: records are stored batch by \
+                 batch, as the admin API stores them"
+            );
+            None
+        }
+    };
+    let outcome = load_files(db, bulk.as_ref(), files).await;
+    let outcome = match (&bulk, outcome) {
+        (Some(load), Ok(counts)) => finish_bulk(load).await.map(|()| counts),
+        (None, Ok(counts)) => timed("ANALYZE", db.analyze()).await.map(|()| counts),
+        (_, Err(err)) => Err(err),
+    };
+    if let Some(load) = &bulk {
+        load.close().await;
+        if outcome.is_err() {
+            eprintln!("{HALF_LOADED}");
+        }
+    }
+    let (total, refused) = outcome?;
     let secs = started.elapsed().as_secs_f64().max(0.001);
     println!(
         "imported {total} records in {secs:.1}s ({:.0} records/s)",
         total as f64 / secs
     );
-    anyhow::ensure!(
-        refused == 0,
-        "{refused} of {total} records were refused (listed above); the others were stored"
+    Ok((total, refused))
+}
+
+/// Loads each file in order; returns the records read and refused.
+async fn load_files(
+    db: &Db,
+    bulk: Option<&BulkLoad>,
+    files: &[(PathBuf, FileKind)],
+) -> anyhow::Result<(usize, usize)> {
+    let (mut total, mut refused) = (0usize, 0usize);
+    for (path, kind) in files {
+        let (target, loading) = match bulk {
+            Some(load) => (load.db(), Loading::bulk()),
+            None => (db, Loading::ordinary()),
+        };
+        let report = load_file(target, path, *kind, loading).await?;
+        total += report.records;
+        refused += report.invalid;
+    }
+    Ok((total, refused))
+}
+
+/// Loads one file under a progress bar and prints its summary and refused records.
+async fn load_file(
+    db: &Db,
+    path: &Path,
+    kind: FileKind,
+    loading: Loading,
+) -> anyhow::Result<FileReport> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let bar = ProgressBar::new(size).with_message(path.display().to_string());
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed} eta {eta}")?
+            .progress_chars("=> "),
     );
+    let started = Instant::now();
+    let report = import_file_as(db, path, kind, loading, |read| bar.set_position(read)).await;
+    bar.finish_and_clear();
+    let report = report?;
+    let secs = started.elapsed().as_secs_f64().max(0.001);
+    println!(
+        "{}: {} records, {} stored, {} refused, {:.0} records/s",
+        report.file,
+        report.records,
+        report.stored,
+        report.invalid,
+        report.records as f64 / secs
+    );
+    for err in &report.errors {
+        println!("  line {}: {}", err.index, err.error);
+    }
+    if report.invalid > report.errors.len() {
+        println!(
+            "  … and {} more refused records",
+            report.invalid - report.errors.len()
+        );
+    }
+    Ok(report)
+}
+
+/// Builds the indexes of a bulk load and refreshes the planner's statistics.
+async fn finish_bulk(load: &BulkLoad) -> anyhow::Result<()> {
+    timed("building indexes", async {
+        load.build_indexes().await.map(|_| ())
+    })
+    .await?;
+    timed("ANALYZE", load.analyze()).await
+}
+
+/// Runs one closing step under a spinner and prints how long it took.
+async fn timed<E>(what: &str, step: impl Future<Output = Result<(), E>>) -> anyhow::Result<()>
+where
+    anyhow::Error: From<E>,
+{
+    let spinner = ProgressBar::new_spinner().with_message(what.to_string());
+    spinner.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}")?);
+    spinner.enable_steady_tick(Duration::from_millis(200));
+    let started = Instant::now();
+    let outcome = step.await;
+    spinner.finish_and_clear();
+    outcome?;
+    println!("{what}: {:.1}s", started.elapsed().as_secs_f64());
     Ok(())
 }

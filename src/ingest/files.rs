@@ -1,6 +1,7 @@
 //! Streaming import of NDJSON files: the files of a directory in dependency order, each read in
 //! batches of records, one transaction per batch, with progress reported as bytes read. One
-//! import session spans a file's batches.
+//! import session spans a file's batches. A bulk load (a database without data) takes larger
+//! batches on a connection tuned for it ([`Loading::bulk`]).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -18,6 +19,10 @@ use crate::store::Db;
 
 /// Records per transaction.
 const BATCH: usize = 5_000;
+
+/// Records per transaction of a bulk load: fewer, larger commits, while the batches being read,
+/// prepared and written at once stay well within the load's memory budget.
+const BULK_BATCH: usize = 25_000;
 
 /// Records in a file's first transaction: small, so that writing starts while the reader
 /// prepares the next batches, which grow fourfold up to [`BATCH`].
@@ -121,6 +126,37 @@ enum Prepared {
     Signals(PreparedSignals),
 }
 
+/// How a file's batches are written: records per transaction, and the session they share.
+#[derive(Debug)]
+pub struct Loading {
+    batch: usize,
+    session: ImportSession,
+}
+
+impl Loading {
+    /// Into a database that may hold data: batches of [`BATCH`], each transaction tuning its
+    /// connection for bulk writes.
+    pub fn ordinary() -> Loading {
+        Loading::with_batch(BATCH)
+    }
+
+    /// `batch` records per transaction, otherwise as [`Loading::ordinary`].
+    pub(crate) fn with_batch(batch: usize) -> Loading {
+        Loading {
+            batch,
+            session: ImportSession::for_files(),
+        }
+    }
+
+    /// A bulk load: batches of [`BULK_BATCH`] on a connection the load has tuned already.
+    pub fn bulk() -> Loading {
+        Loading {
+            batch: BULK_BATCH,
+            session: ImportSession::new(),
+        }
+    }
+}
+
 /// Imports one file, calling `progress(bytes_read)` after every batch. A reader thread parses
 /// and prepares the next batch while the current one is written.
 pub async fn import_file(
@@ -129,17 +165,18 @@ pub async fn import_file(
     kind: FileKind,
     progress: impl FnMut(u64),
 ) -> anyhow::Result<FileReport> {
-    import_in_batches(db, path, kind, BATCH, progress).await
+    import_in_batches(db, path, kind, Loading::ordinary(), progress).await
 }
 
-/// [`import_file`] with `batch` records per transaction.
-pub(crate) async fn import_in_batches(
+/// [`import_file`] with the batches written as `loading` says.
+pub async fn import_in_batches(
     db: &Db,
     path: &Path,
     kind: FileKind,
-    batch: usize,
+    loading: Loading,
     mut progress: impl FnMut(u64),
 ) -> anyhow::Result<FileReport> {
+    let Loading { batch, mut session } = loading;
     let (sender, mut receiver) = tokio::sync::mpsc::channel(2);
     let owned = path.to_path_buf();
     let reader = tokio::task::spawn_blocking(move || read_batches(&owned, kind, batch, &sender));
@@ -147,7 +184,6 @@ pub(crate) async fn import_in_batches(
         file: path.display().to_string(),
         ..FileReport::default()
     };
-    let mut session = ImportSession::for_files();
     while let Some(chunk) = receiver.recv().await {
         report.records += chunk.records;
         let read = chunk.read;

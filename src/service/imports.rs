@@ -21,7 +21,7 @@ use super::{TeamContext, Via};
 pub use crate::store::demo::{ShowcaseCompany, WatchedCompany};
 
 pub use crate::ingest::fields::Record;
-pub use crate::ingest::files::{FileKind, FileReport};
+pub use crate::ingest::files::{FileKind, FileReport, Loading};
 pub use crate::ingest::records::parse_records;
 
 /// An import payload read record by record: each one parsed, or why it could not be.
@@ -92,6 +92,18 @@ pub async fn import_file(
     progress: impl FnMut(u64),
 ) -> anyhow::Result<FileReport> {
     crate::ingest::files::import_file(db, path, kind, progress).await
+}
+
+/// Imports one file with its batches written as `loading` says (see
+/// [`bulk_load`](super::bulk_load) for the bulk path).
+pub async fn import_file_as(
+    db: &Db,
+    path: &Path,
+    kind: FileKind,
+    loading: Loading,
+    progress: impl FnMut(u64),
+) -> anyhow::Result<FileReport> {
+    crate::ingest::files::import_in_batches(db, path, kind, loading, progress).await
 }
 
 /// The e-mail address of the demo team's owner.

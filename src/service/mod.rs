@@ -4,6 +4,7 @@
 //! it needs, applies the team's limits, and returns typed results or a [`ServiceError`]; it
 //! knows nothing of HTTP.
 
+pub mod bulk_load;
 pub mod collectors;
 pub mod companies;
 pub mod credits;

@@ -4,6 +4,7 @@ mod support;
 
 mod acquisition_list;
 mod admin;
+mod bulk_import;
 mod collectors_boards;
 mod collectors_scale_out;
 mod company_list;

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::{companies, count, databases, records, text, texts};
 use crate::domain::signal_type::SignalType;
-use crate::ingest::files::{FileKind, import_in_batches};
+use crate::ingest::files::{FileKind, Loading, import_in_batches};
 use crate::ingest::ingest_companies;
 use crate::ingest::signals::ingest_signals;
 use crate::store::Db;
@@ -197,7 +197,7 @@ async fn a_file_read_in_batches_finds_companies_created_by_earlier_batches() {
         std::fs::write(&path, lines.join("\n")).expect("write");
         let kind = FileKind::Signals(SignalType::FundingRound);
 
-        let report = import_in_batches(db, &path, kind, 2, |_| {})
+        let report = import_in_batches(db, &path, kind, Loading::with_batch(2), |_| {})
             .await
             .expect("imported");
 

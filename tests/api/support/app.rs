@@ -106,6 +106,11 @@ impl TestApp {
         }
     }
 
+    /// A service on an existing database (migrated when it is not yet), with the admin API.
+    pub async fn start_on(database_url: &str) -> TestApp {
+        TestApp::launch_on(database_url, None, Some(ADMIN_TOKEN), &[]).await
+    }
+
     async fn launch_on(
         url: &str,
         database: Option<FreshDatabase>,

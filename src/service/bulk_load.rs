@@ -1,0 +1,102 @@
+//! Which way an import writes. Into a database that holds no companies, people or signals, and
+//! where nothing (no monitor, no webhook) would hear of new ones, it loads in bulk: the list and
+//! search indexes are dropped first and built once the rows are in, and the batches are larger.
+//! The records, their companies, tags and search documents are the same as the ordinary path
+//! writes; fan-out finds no listener either way. Anywhere else it takes the ordinary path, the
+//! admin API's, batch by batch with every index kept.
+//!
+//! A bulk load stopped half-way (killed, or failed) leaves its mark in the database: the server
+//! refuses to start on it ([`refuse_half_loaded`]) and the next import starts the load over.
+
+use super::ServiceError;
+use crate::domain::time::now_ms;
+use crate::store::Db;
+use crate::store::bulk_load::{
+    clear_loaded_rows, finish, holds_no_data, interrupted_since, start, tune_loading_connection,
+};
+
+/// How an import writes.
+#[derive(Debug)]
+pub enum LoadPath {
+    /// Rows first, indexes after, on a connection of its own.
+    Bulk(BulkLoad),
+    /// Batch by batch with every index kept (the database holds data, or monitors or webhooks
+    /// would hear of what is loaded).
+    Ordinary,
+}
+
+/// A bulk load under way.
+#[derive(Debug)]
+pub struct BulkLoad {
+    writer: Db,
+    /// True when an interrupted load was found and started over.
+    pub restarted: bool,
+    /// Indexes to build once the rows are in.
+    pub deferred_indexes: usize,
+}
+
+/// Chooses the way an import writes into `db` and, for a bulk load, drops the indexes it builds
+/// afterwards. An interrupted bulk load is started over: its rows are deleted first.
+pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
+    let interrupted = interrupted_since(db).await?.is_some();
+    if interrupted {
+        clear_loaded_rows(db).await?;
+    }
+    if !holds_no_data(db).await? {
+        if interrupted {
+            return Err(ServiceError::conflict(
+                "a half-finished bulk load was found, but the database now has monitors or \
+                 webhooks: it cannot be loaded in bulk again",
+            ));
+        }
+        return Ok(LoadPath::Ordinary);
+    }
+    let deferred_indexes = if interrupted {
+        // The indexes were dropped and saved by the interrupted load.
+        0
+    } else {
+        start(db, now_ms()).await?.len()
+    };
+    let writer = db.own_writer();
+    tune_loading_connection(&writer).await?;
+    Ok(LoadPath::Bulk(BulkLoad {
+        writer,
+        restarted: interrupted,
+        deferred_indexes,
+    }))
+}
+
+impl BulkLoad {
+    /// The connection the load writes through.
+    pub fn db(&self) -> &Db {
+        &self.writer
+    }
+
+    /// Builds the dropped indexes and ends the load; returns how many were built.
+    pub async fn build_indexes(&self) -> Result<usize, ServiceError> {
+        Ok(finish(&self.writer).await?.len())
+    }
+
+    /// Refreshes the query planner's statistics of the loaded database.
+    pub async fn analyze(&self) -> Result<(), ServiceError> {
+        Ok(self.writer.analyze().await?)
+    }
+
+    /// Closes the load's connection.
+    pub async fn close(&self) {
+        self.writer.close().await;
+    }
+}
+
+/// What to tell an operator whose database is half-loaded.
+pub const HALF_LOADED: &str = "the database is half-loaded: a bulk import into it has not \
+     finished (it is still running, or it stopped). Once no import is running, run \
+     `signalwatch import` with the same files again: it starts the load over";
+
+/// Refuses a database whose bulk load stopped half-way (its lists would miss rows and indexes).
+pub async fn refuse_half_loaded(db: &Db) -> Result<(), ServiceError> {
+    match interrupted_since(db).await? {
+        Some(_) => Err(ServiceError::conflict(HALF_LOADED)),
+        None => Ok(()),
+    }
+}

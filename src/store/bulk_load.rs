@@ -1,0 +1,227 @@
+//! The bulk load of a database that holds no data yet: rows first, list and search indexes after.
+//!
+//! Loading into indexed tables costs a descent of every index per row, at keys (random text ids,
+//! tags, dates) that land all over each index; building an index once the rows are in sorts its
+//! keys instead. [`start`] reads the statements that create the secondary indexes of the loaded
+//! tables from the database itself (what the migrations made, so the rebuilt schema is the
+//! migrated one by construction), saves them in the `bulk_loads` row and drops the indexes, in
+//! one transaction. [`finish`] runs the saved statements and deletes the row, again in one
+//! transaction. Between the two the database is half-loaded and says so ([`interrupted_since`]).
+//!
+//! The indexes the load itself reads stay: companies by domain, registrable domain and LinkedIn
+//! page (how records find their company). Primary keys and unique constraints stay too.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Db, StoreError, Tx};
+use crate::{on_db, on_tx};
+
+/// The tables a load writes, whose secondary indexes are built after the rows.
+const LOADED_TABLES: [&str; 5] = [
+    "companies",
+    "people",
+    "signals",
+    "signal_companies",
+    "signal_tags",
+];
+
+/// Indexes the load reads: records find their company by these.
+const KEPT_INDEXES: [&str; 3] = [
+    "companies_domain",
+    "companies_registrable_domain",
+    "companies_linkedin_key",
+];
+
+/// The tables emptied when an interrupted load starts over, children before parents.
+const CLEARED_TABLES: [&str; 6] = [
+    "signal_tags",
+    "signal_companies",
+    "signals",
+    "people",
+    "job_boards",
+    "companies",
+];
+
+/// The full-text tables of SQLite, emptied with the rows they describe.
+const SQLITE_SEARCH_TABLES: [&str; 5] = [
+    "company_search",
+    "company_names",
+    "signal_search",
+    "signal_fields",
+    "signal_substrings",
+];
+
+/// The page cache of the loading connection (SQLite, KiB): the random-key primary keys of the
+/// loaded tables stay in memory without taking the process past its memory budget.
+const LOAD_CACHE_KIB: i64 = 393_216;
+
+/// One index the load dropped, and the statement that creates it again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedIndex {
+    pub name: String,
+    pub create: String,
+}
+
+/// True when the database holds no companies, people or signals, and nothing (a monitor or a
+/// webhook) would hear of new ones: a load then needs no look-up of what is stored and fans
+/// nothing out.
+pub async fn holds_no_data(db: &Db) -> Result<bool, StoreError> {
+    let sql = "SELECT NOT EXISTS (SELECT 1 FROM companies) AND NOT EXISTS (SELECT 1 FROM people) \
+               AND NOT EXISTS (SELECT 1 FROM signals) AND NOT EXISTS (SELECT 1 FROM monitors) \
+               AND NOT EXISTS (SELECT 1 FROM webhooks)";
+    Ok(on_db!(db, |pool| sqlx::query_scalar::<_, bool>(sql)
+        .fetch_one(pool)
+        .await)?)
+}
+
+/// When the bulk load under way (or stopped half-way) started, epoch milliseconds.
+pub async fn interrupted_since(db: &Db) -> Result<Option<i64>, StoreError> {
+    let sql = "SELECT started_at FROM bulk_loads WHERE id = 1";
+    Ok(on_db!(db, |pool| sqlx::query_scalar::<_, i64>(sql)
+        .fetch_optional(pool)
+        .await)?)
+}
+
+/// Starts a bulk load: saves and drops the secondary indexes of the loaded tables. Returns
+/// the indexes dropped.
+pub async fn start(db: &Db, now: i64) -> Result<Vec<SavedIndex>, StoreError> {
+    let mut tx = db.begin_write().await?;
+    let saved = secondary_indexes(&mut tx).await?;
+    let json = serde_json::to_string(&saved).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    on_tx!(&mut tx, |conn| sqlx::query(
+        "INSERT INTO bulk_loads (id, started_at, indexes) VALUES (1, $1, $2)"
+    )
+    .bind(now)
+    .bind(&json)
+    .execute(conn)
+    .await
+    .map(|_| ()))?;
+    for index in &saved {
+        let drop = format!("DROP INDEX {}", index.name);
+        on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(drop))
+            .execute(conn)
+            .await
+            .map(|_| ()))?;
+    }
+    tx.commit().await?;
+    Ok(saved)
+}
+
+/// Empties the loaded tables of an interrupted load (they were empty when it started), so that
+/// it can start over; its saved indexes stay saved.
+pub async fn clear_loaded_rows(db: &Db) -> Result<(), StoreError> {
+    let mut tx = db.begin_write().await?;
+    let mut statements: Vec<String> = Vec::new();
+    if let Tx::Sqlite(_) = tx {
+        statements.extend(
+            SQLITE_SEARCH_TABLES
+                .iter()
+                .map(|t| format!("INSERT INTO {t} ({t}) VALUES ('delete-all')")),
+        );
+    }
+    statements.extend(CLEARED_TABLES.iter().map(|t| format!("DELETE FROM {t}")));
+    for sql in statements {
+        on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(conn)
+            .await
+            .map(|_| ()))?;
+    }
+    super::versions::bump_data_version(&mut tx).await?;
+    tx.commit().await
+}
+
+/// Ends a bulk load: creates the saved indexes again and forgets the load, in one transaction.
+/// Returns the indexes built; none when no load is under way.
+pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
+    if let Db::Sqlite(sqlite) = db {
+        // The index builds' sorts spill to temporary files (in the operating system's cache),
+        // not to the process's memory.
+        sqlx::query("PRAGMA temp_store = FILE")
+            .execute(sqlite.pool())
+            .await?;
+    }
+    let mut tx = db.begin_write().await?;
+    let saved: Option<String> = on_tx!(&mut tx, |conn| sqlx::query_scalar(
+        "SELECT indexes FROM bulk_loads WHERE id = 1"
+    )
+    .fetch_optional(conn)
+    .await)?;
+    let Some(saved) = saved else {
+        return Ok(Vec::new());
+    };
+    let saved: Vec<SavedIndex> = serde_json::from_str(&saved)
+        .map_err(|e| StoreError::Corrupt(format!("saved indexes of the bulk load: {e}")))?;
+    if let Tx::Postgres(t) = &mut tx {
+        // Index builds sort in memory up to this much, instead of in many small runs on disk.
+        sqlx::query("SET LOCAL maintenance_work_mem = '256MB'")
+            .execute(&mut **t)
+            .await?;
+    }
+    for index in &saved {
+        let create = index.create.clone();
+        on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(create))
+            .execute(conn)
+            .await
+            .map(|_| ()))?;
+    }
+    on_tx!(&mut tx, |conn| sqlx::query(
+        "DELETE FROM bulk_loads WHERE id = 1"
+    )
+    .execute(conn)
+    .await
+    .map(|_| ()))?;
+    super::versions::bump_data_version(&mut tx).await?;
+    tx.commit().await?;
+    Ok(saved)
+}
+
+/// The secondary indexes of the loaded tables, less the ones the load reads, by name.
+async fn secondary_indexes(tx: &mut Tx) -> Result<Vec<SavedIndex>, StoreError> {
+    let tables = LOADED_TABLES.map(|t| format!("'{t}'")).join(", ");
+    let kept = KEPT_INDEXES.map(|t| format!("'{t}'")).join(", ");
+    let sql = match &*tx {
+        // Indexes of constraints (`sqlite_autoindex_…`) have no statement.
+        Tx::Sqlite(_) => format!(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL \
+             AND tbl_name IN ({tables}) AND name NOT IN ({kept}) ORDER BY name"
+        ),
+        Tx::Postgres(_) => format!(
+            "SELECT i.indexname, i.indexdef FROM pg_indexes i \
+             WHERE i.schemaname = current_schema() AND i.tablename IN ({tables}) \
+             AND i.indexname NOT IN ({kept}) \
+             AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname) \
+             ORDER BY i.indexname"
+        ),
+    };
+    let rows: Vec<(String, String)> = on_tx!(tx, |conn| sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .fetch_all(conn)
+        .await)?;
+    Ok(rows
+        .into_iter()
+        .map(|(name, create)| SavedIndex { name, create })
+        .collect())
+}
+
+/// Sets up the loading connection for the load (SQLite; nothing on PostgreSQL): commits are not
+/// synced (a crash of the process loses nothing committed, and a crash of the machine during
+/// a load leaves a half-loaded database, which is started over anyway), a page cache that holds
+/// the loaded tables' primary keys, no memory map (its pages would count against the process),
+/// and index builds sorted on two threads. `writer` must be a pool of one connection
+/// ([`Db::own_writer`]), which keeps these settings for its life.
+pub async fn tune_loading_connection(writer: &Db) -> Result<(), StoreError> {
+    if let Db::Sqlite(sqlite) = writer {
+        let cache = format!("PRAGMA cache_size = -{LOAD_CACHE_KIB}");
+        for pragma in [
+            "PRAGMA synchronous = OFF",
+            cache.as_str(),
+            "PRAGMA mmap_size = 0",
+            "PRAGMA temp_store = MEMORY",
+            "PRAGMA threads = 2",
+        ] {
+            sqlx::query(sqlx::AssertSqlSafe(pragma.to_string()))
+                .execute(sqlite.pool())
+                .await?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,294 @@
+//! `signalwatch import` into a database without data loads in bulk (rows first, indexes after);
+//! into one with monitors it stores records batch by batch, as the admin API does. Both ways
+//! must give the same lists, the bulk-loaded database must have the schema the migrations make,
+//! and a bulk load stopped half-way must keep the server from starting until the import is run
+//! again.
+
+use std::path::Path;
+
+use clap::Parser;
+use serde_json::{Value, json};
+
+use crate::each_backend;
+use crate::lists_support::{
+    ACQUISITIONS, COMPANIES, FUNDING, HIRING, JOB_CHANGES, acquisitions, companies, funding_rounds,
+    job_changes, job_postings, url,
+};
+use crate::support::command::{CommandRun, signalwatch};
+use crate::support::{Backend, Team, TestApp};
+use signalwatch::app::Application;
+use signalwatch::config::Config;
+use signalwatch::store::Db;
+
+each_backend!(
+    a_bulk_load_and_a_load_beside_a_monitor_answer_every_list_alike,
+    a_bulk_loaded_database_has_the_indexes_a_migrated_one_has,
+    a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_runs_again,
+);
+
+/// Every list, plain and with the filters, orders and searches that read the indexes a bulk load
+/// builds afterwards (dates, amounts, countries, tags, full-text and substring documents).
+const REQUESTS: &[(&str, &[(&str, &str)])] = &[
+    (COMPANIES, &[]),
+    (COMPANIES, &[("count", "true")]),
+    (COMPANIES, &[("search", "software")]),
+    (COMPANIES, &[("sort_order", "asc"), ("limit", "3")]),
+    (COMPANIES, &[("countries", "DACH")]),
+    (COMPANIES, &[("domain", "acme.com")]),
+    (FUNDING, &[]),
+    (FUNDING, &[("count", "true")]),
+    (FUNDING, &[("round", "seed,Pre-Seed")]),
+    (FUNDING, &[("countries", "DE")]),
+    (FUNDING, &[("search", "acme")]),
+    (FUNDING, &[("sort_order", "asc"), ("limit", "2")]),
+    (HIRING, &[]),
+    (HIRING, &[("count", "true")]),
+    (HIRING, &[("departments", "engineering")]),
+    (HIRING, &[("seniorities", "vp")]),
+    (HIRING, &[("job_countries", "US")]),
+    (HIRING, &[("states", "CA,WA")]),
+    (HIRING, &[("company_countries", "US")]),
+    (HIRING, &[("sort_order", "asc")]),
+    (ACQUISITIONS, &[]),
+    (ACQUISITIONS, &[("count", "true")]),
+    (ACQUISITIONS, &[("countries", "DACH")]),
+    (ACQUISITIONS, &[("amount_min", "50000000")]),
+    (ACQUISITIONS, &[("search", "health")]),
+    (JOB_CHANGES, &[]),
+    (JOB_CHANGES, &[("count", "true")]),
+    (JOB_CHANGES, &[("positions", "cto")]),
+    (JOB_CHANGES, &[("seniorities", "vp")]),
+    (JOB_CHANGES, &[("new_role", "MANAGER")]),
+    (JOB_CHANGES, &[("source", "LinkedIn")]),
+    (JOB_CHANGES, &[("sort_order", "asc")]),
+];
+
+#[derive(Parser)]
+struct ConfigOnly {
+    #[command(flatten)]
+    config: Config,
+}
+
+/// Writes the known data set of the list tests as import files.
+fn write_known_data(dir: &Path) {
+    let files = [
+        ("companies.ndjson", companies()),
+        ("funding.ndjson", funding_rounds()),
+        ("hiring.ndjson", job_postings()),
+        ("acquisitions.ndjson", acquisitions()),
+        ("job-changes.ndjson", job_changes()),
+    ];
+    for (name, records) in files {
+        std::fs::write(dir.join(name), ndjson(&records)).expect("import file");
+    }
+}
+
+fn ndjson(records: &Value) -> String {
+    let records = records.as_array().expect("records");
+    records.iter().map(|r| format!("{r}\n")).collect()
+}
+
+async fn import(dir: &Path, database_url: &str) -> CommandRun {
+    signalwatch(dir, &["import", "--database-url", database_url, "."]).await
+}
+
+/// The answer without what only says when the import ran (companies' `createdAt` and
+/// `updatedAt` are the time they were stored).
+fn comparable(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(map) => {
+            map.remove("createdAt");
+            map.remove("updatedAt");
+            for item in map.values_mut() {
+                *item = comparable(item.take());
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                *item = comparable(item.take());
+            }
+        }
+        _ => {}
+    }
+    value
+}
+
+async fn team_with_credits(app: &TestApp) -> Team {
+    app.create_team_with(json!({ "credits": 100_000 })).await
+}
+
+async fn a_bulk_load_and_a_load_beside_a_monitor_answer_every_list_alike(backend: Backend) {
+    let files = tempfile::tempdir().expect("temp dir");
+    write_known_data(files.path());
+    let bulk = TestApp::start(backend.clone()).await;
+    let bulk_team = team_with_credits(&bulk).await;
+    let ordinary = TestApp::start(backend).await;
+    let ordinary_team = team_with_credits(&ordinary).await;
+    let monitor = ordinary.create_monitor(&ordinary_team, "Watched").await;
+    ordinary
+        .add_targets(&ordinary_team, &monitor, json!(["acme.com"]))
+        .await;
+
+    let loaded = import(files.path(), &bulk.database_url).await;
+    let stored = import(files.path(), &ordinary.database_url).await;
+
+    assert!(loaded.success, "{loaded:?}");
+    assert!(loaded.stdout.contains("bulk load"), "{}", loaded.stdout);
+    assert!(stored.success, "{stored:?}");
+    assert!(
+        stored.stdout.contains("batch by batch"),
+        "{}",
+        stored.stdout
+    );
+    for (path, params) in REQUESTS {
+        let request = url(path, params);
+        let from_bulk = bulk.get(&request, &bulk_team.key).await;
+        let from_ordinary = ordinary.get(&request, &ordinary_team.key).await;
+        assert_eq!(from_bulk.status, 200, "{request}: {:?}", from_bulk.body);
+        assert_eq!(
+            from_ordinary.status, 200,
+            "{request}: {:?}",
+            from_ordinary.body
+        );
+        assert_eq!(
+            comparable(from_bulk.body["data"].clone()),
+            comparable(from_ordinary.body["data"].clone()),
+            "{request}"
+        );
+        assert_eq!(
+            from_bulk.body["pagination"], from_ordinary.body["pagination"],
+            "{request}"
+        );
+    }
+}
+
+/// The schema of a database as `(kind, name, definition)` lines: tables, indexes and triggers
+/// with their statements (SQLite), or indexes and triggers with theirs (PostgreSQL). The
+/// planner's statistics tables, which `ANALYZE` creates, are left out.
+async fn schema(database_url: &str) -> Vec<String> {
+    let db = Db::connect(database_url).await.expect("database");
+    let lines: Vec<(String, String, String)> = match &db {
+        Db::Sqlite(sqlite) => sqlx::query_as(
+            "SELECT type, name, COALESCE(sql, '') FROM sqlite_master \
+             WHERE name NOT LIKE 'sqlite_stat%' ORDER BY type, name",
+        )
+        .fetch_all(sqlite.pool())
+        .await
+        .expect("sqlite_master"),
+        Db::Postgres(pool) => sqlx::query_as(
+            "SELECT 'index', indexname::text, indexdef FROM pg_indexes \
+             WHERE schemaname = current_schema() \
+             UNION ALL SELECT 'trigger', tgname::text, pg_get_triggerdef(oid) FROM pg_trigger \
+             WHERE NOT tgisinternal ORDER BY 1, 2",
+        )
+        .fetch_all(pool)
+        .await
+        .expect("pg_indexes"),
+    };
+    db.close().await;
+    lines
+        .into_iter()
+        .map(|(kind, name, sql)| format!("{kind} {name}: {sql}"))
+        .collect()
+}
+
+async fn a_bulk_loaded_database_has_the_indexes_a_migrated_one_has(backend: Backend) {
+    let files = tempfile::tempdir().expect("temp dir");
+    write_known_data(files.path());
+    let migrated = TestApp::start(backend.clone()).await;
+    let bulk = TestApp::start(backend).await;
+
+    let loaded = import(files.path(), &bulk.database_url).await;
+
+    assert!(loaded.success, "{loaded:?}");
+    assert!(loaded.stdout.contains("bulk load"), "{}", loaded.stdout);
+    assert!(
+        loaded.stdout.contains("building indexes"),
+        "{}",
+        loaded.stdout
+    );
+    let expected = schema(&migrated.database_url).await;
+    assert!(
+        expected.iter().any(|l| l.contains("signals_kind_occurred")),
+        "the list indexes are compared: {expected:?}"
+    );
+    assert_eq!(schema(&bulk.database_url).await, expected);
+}
+
+/// Starts the service on `database_url` as `serve` does; the error when it refuses.
+async fn start_error(database_url: &str) -> Option<String> {
+    let config = ConfigOnly::try_parse_from([
+        "signalwatch",
+        "--listen",
+        "127.0.0.1:0",
+        "--database-url",
+        database_url,
+        "--log",
+        "warn",
+    ])
+    .expect("configuration")
+    .config;
+    Application::build(config)
+        .await
+        .err()
+        .map(|err| err.to_string())
+}
+
+async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_runs_again(
+    backend: Backend,
+) {
+    let database = backend.fresh_database().await;
+    let files = tempfile::tempdir().expect("temp dir");
+    write_known_data(files.path());
+    let postings = ndjson(&job_postings());
+    let mut broken = postings.clone().into_bytes();
+    // A line that is not UTF-8 text after the postings: the import stops in the hiring file, with
+    // the companies and the funding rounds loaded and the indexes not built.
+    broken.extend_from_slice(b"{\"title\": \"\xff\"}\n");
+    std::fs::write(files.path().join("hiring.ndjson"), broken).expect("import file");
+    let create = [
+        "import",
+        "--create",
+        "--database-url",
+        database.url.as_str(),
+        ".",
+    ];
+
+    let stopped = signalwatch(files.path(), &create).await;
+
+    assert!(!stopped.success, "{stopped:?}");
+    assert!(stopped.stderr.contains("not UTF-8"), "{}", stopped.stderr);
+    assert!(
+        stopped.stderr.contains("half-loaded") && stopped.stderr.contains("again"),
+        "{}",
+        stopped.stderr
+    );
+    let refused = start_error(&database.url)
+        .await
+        .expect("the server refuses");
+    assert!(refused.contains("half-loaded"), "{refused}");
+    assert!(refused.contains("signalwatch import"), "{refused}");
+
+    std::fs::write(files.path().join("hiring.ndjson"), postings).expect("import file");
+    let again = import(files.path(), &database.url).await;
+
+    assert!(again.success, "{again:?}");
+    assert!(
+        again.stdout.contains("interrupted bulk load"),
+        "{}",
+        again.stdout
+    );
+    let app = TestApp::start_on(&database.url).await;
+    let team = team_with_credits(&app).await;
+    for (path, records) in [
+        (FUNDING, funding_rounds().as_array().expect("rounds").len()),
+        (HIRING, job_postings().as_array().expect("postings").len()),
+    ] {
+        let listed = app.get(&url(path, &[("count", "true")]), &team.key).await;
+        assert_eq!(
+            listed.body["pagination"]["totalCount"],
+            json!(records),
+            "{path}: each record once, none from the stopped load twice"
+        );
+    }
+}
