@@ -141,7 +141,11 @@ mod tests {
             .collect();
         assert_eq!(served, 5, "two at once and three waiting: {answers:?}");
         assert_eq!(refused.len(), 5, "{answers:?}");
-        assert!(refused.iter().all(|(_, retry)| retry.as_deref() == Some("5")));
+        assert!(
+            refused
+                .iter()
+                .all(|(_, retry)| retry.as_deref() == Some("5"))
+        );
     }
 
     #[tokio::test]

@@ -11,10 +11,10 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::RecordError;
+use super::attempts::Attempt;
 use super::company_index::{CompanyIndex, Identifiers};
 use super::fields::Record;
 use super::outbox::{Outbox, fan_out_new_companies, fan_out_signals};
-use super::attempts::Attempt;
 use super::session::ImportSession;
 use super::signal_company::{
     CompanyRef, MAIN_COMPANY, PREVIOUS_COMPANY, acquirer_ref, company_ref,
@@ -26,8 +26,8 @@ use crate::domain::signal_type::SignalType;
 use crate::domain::time::now_ms;
 use crate::research::follow_latest_job_changes;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
-use crate::store::company_keys::{KeyClaim, claim_keys};
 use crate::store::bulk_targets::follow_people;
+use crate::store::company_keys::{KeyClaim, claim_keys};
 use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
 use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError, Tx, new_id};
@@ -182,17 +182,15 @@ async fn accept_once(
 
 /// Claims the domains and pages of the companies the batch creates (by them a later record
 /// would find each); a key another ingest claimed first ends the attempt as contended.
-async fn claim_companies(
-    tx: &mut Tx,
-    created: &[CompanyRow],
-    now: i64,
-) -> Result<(), StoreError> {
+async fn claim_companies(tx: &mut Tx, created: &[CompanyRow], now: i64) -> Result<(), StoreError> {
     let claims: Vec<KeyClaim> = created
         .iter()
         .flat_map(|c| {
             let domain = c.keys.domain.as_deref().map(|d| KeyClaim::domain(d, &c.id));
             let page = c.keys.linkedin_key.as_deref();
-            domain.into_iter().chain(page.map(|l| KeyClaim::linkedin(l, &c.id)))
+            domain
+                .into_iter()
+                .chain(page.map(|l| KeyClaim::linkedin(l, &c.id)))
         })
         .collect();
     if claim_keys(tx, &claims, now).await? {

@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use tokio::task::JoinSet;
 
 use crate::support::app::ADMIN_TOKEN;
-use crate::support::event_receiver::{EventLog, EventReceiver, Reply};
 use crate::support::backend::FreshDatabase;
+use crate::support::event_receiver::{EventLog, EventReceiver, Reply};
 use crate::support::process::{Role, ServerProcess};
 use crate::support::{Backend, TestApp};
 
@@ -72,7 +72,10 @@ async fn create_and_announce_each_once(backend: Backend) {
             requests.spawn(async move {
                 let response = request.send().await.expect("request reaches the service");
                 let status = response.status().as_u16();
-                (status, response.json::<Value>().await.unwrap_or(Value::Null))
+                (
+                    status,
+                    response.json::<Value>().await.unwrap_or(Value::Null),
+                )
             });
         }
     }
@@ -80,7 +83,9 @@ async fn create_and_announce_each_once(backend: Backend) {
     for (status, body) in requests.join_all().await {
         assert_eq!(status, 200, "{body}");
         for id in body["data"]["ids"].as_array().expect("ids") {
-            *stored.entry(id.as_str().expect("id").to_string()).or_default() += 1;
+            *stored
+                .entry(id.as_str().expect("id").to_string())
+                .or_default() += 1;
         }
     }
 
@@ -93,9 +98,7 @@ async fn create_and_announce_each_once(backend: Backend) {
     assert_eq!(stored.len(), all, "both streams name the same rounds");
     assert!(stored.values().all(|n| *n == 2), "{stored:?}");
     for receiver in &receivers {
-        let events = receiver
-            .wait_for_delivered(2 * all, DELIVERED_WITHIN)
-            .await;
+        let events = receiver.wait_for_delivered(2 * all, DELIVERED_WITHIN).await;
         told_of_each_once(&events, &stored);
     }
 }

@@ -95,12 +95,18 @@ async fn over_capacity(backend: Backend) {
         .await;
     let told: Vec<String> = delivered
         .iter()
-        .filter_map(|d| d.json()["data"]["signal"]["id"].as_str().map(str::to_string))
+        .filter_map(|d| {
+            d.json()["data"]["signal"]["id"]
+                .as_str()
+                .map(str::to_string)
+        })
         .collect();
     let told_once: BTreeSet<String> = told.iter().cloned().collect();
     assert_eq!(told_once, accepted, "every accepted signal is delivered");
     assert_eq!(told.len(), accepted.len(), "and delivered once");
-    let stored = app.get("/api/v2/signals/funding?limit=100", &watching.team.key).await;
+    let stored = app
+        .get("/api/v2/signals/funding?limit=100", &watching.team.key)
+        .await;
     assert_eq!(stored.status, 200, "{:?}", stored.body);
     let stored: BTreeSet<String> = stored
         .data()
