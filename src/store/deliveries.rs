@@ -18,7 +18,7 @@ mod records;
 pub use records::{AttemptRecord, record_attempts};
 
 use super::outbox::{NewDelivery, insert_deliveries};
-use super::{Db, StoreError, Tx, new_id, placeholders};
+use super::{Db, StoreError, Tx, new_id};
 use crate::domain::delivery_status::DeliveryStatus;
 use crate::on_tx;
 

@@ -113,7 +113,7 @@ async fn over_capacity(backend: Backend) {
         .as_array()
         .expect("signals")
         .iter()
-        .filter_map(|s| s["id"].as_str().map(str::to_string))
+        .filter_map(|s| s["signalId"].as_str().map(str::to_string))
         .collect();
     assert_eq!(stored, accepted, "what was refused was not stored");
 }
