@@ -46,11 +46,7 @@ impl Application {
         if config.allow_private_webhooks {
             tracing::warn!("private webhook addresses are allowed: use this only in development");
         }
-        let db = Db::connect_sized(
-            &config.database.database_url,
-            config.database_max_connections,
-        )
-        .await?;
+        let db = Db::connect_with(&config.database.database_url, &config.pool_settings()).await?;
         db.migrate().await?;
         crate::service::bulk_load::refuse_half_loaded(&db).await?;
         let listener = if config.role.runs_api() {

@@ -128,6 +128,26 @@ impl FromStr for CollectorList {
 }
 
 impl Config {
+    /// The database pool's settings.
+    pub fn pool_settings(&self) -> crate::store::PoolSettings {
+        crate::store::PoolSettings {
+            max_connections: self.database_max_connections,
+            acquire_timeout: std::time::Duration::from_secs(self.database_acquire_timeout_seconds),
+            statement_timeout: std::time::Duration::from_secs(
+                self.database_statement_timeout_seconds,
+            ),
+        }
+    }
+
+    /// How many API requests are handled at once and how long the others may wait.
+    pub fn admission_limits(&self) -> crate::http::overload::AdmissionLimits {
+        crate::http::overload::AdmissionLimits {
+            in_flight: self.max_requests_in_flight as usize,
+            queue: self.request_queue as usize,
+            wait: std::time::Duration::from_secs(self.request_queue_seconds),
+        }
+    }
+
     /// True when pending domain targets are looked up on their website.
     pub fn research_fetches(&self) -> bool {
         self.research_fetch.unwrap_or(true)
@@ -371,6 +391,55 @@ pub struct Config {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub database_max_connections: u32,
+
+    /// Longest a request waits for a free PostgreSQL connection before it is answered 503
+    #[arg(
+        long = "database-acquire-timeout-seconds",
+        alias = "database_acquire_timeout_seconds",
+        env = "SIGNALWATCH_DATABASE_ACQUIRE_TIMEOUT_SECONDS",
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub database_acquire_timeout_seconds: u64,
+
+    /// Longest one PostgreSQL statement may run before the server cancels it (0: no limit;
+    /// migrations run without one)
+    #[arg(
+        long = "database-statement-timeout-seconds",
+        alias = "database_statement_timeout_seconds",
+        env = "SIGNALWATCH_DATABASE_STATEMENT_TIMEOUT_SECONDS",
+        default_value_t = 30
+    )]
+    pub database_statement_timeout_seconds: u64,
+
+    /// API requests this process handles at once; the next ones wait for a turn
+    #[arg(
+        long = "max-requests-in-flight",
+        alias = "max_requests_in_flight",
+        env = "SIGNALWATCH_MAX_REQUESTS_IN_FLIGHT",
+        default_value_t = 256,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub max_requests_in_flight: u64,
+
+    /// API requests that may wait for a turn; one more is answered 503 with Retry-After at once
+    #[arg(
+        long = "request-queue",
+        alias = "request_queue",
+        env = "SIGNALWATCH_REQUEST_QUEUE",
+        default_value_t = 1024
+    )]
+    pub request_queue: u64,
+
+    /// Longest an API request waits for a turn before it is answered 503 with Retry-After
+    #[arg(
+        long = "request-queue-seconds",
+        alias = "request_queue_seconds",
+        env = "SIGNALWATCH_REQUEST_QUEUE_SECONDS",
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub request_queue_seconds: u64,
 
     /// When set, rate limits are shared through Redis instead of the database
     #[arg(

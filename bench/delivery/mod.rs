@@ -4,6 +4,7 @@
 //! kill -9 crash loop (lost = 0?). Per backend with one `serve` process, and on PostgreSQL also
 //! with 2 `api` + 2 `worker` processes.
 
+mod cpu;
 mod crash;
 mod phases;
 mod process;
@@ -120,10 +121,15 @@ async fn topology(
     );
     let already = process::done_deliveries(&db.url).await?;
     apis[0].set_credits(&team_id, 0).await?;
+    let pids: Vec<u32> = procs.iter().filter_map(|p| p.pid()).collect();
+    let start = cpu::PhaseStart::now(&pids, &db.url).await?;
     let held = phases::paced(true, &apis, receiver, ENDPOINTS, d.delivery_rate, seconds).await?;
+    let held_cpu = start.end(&db.url).await?;
     eprintln!("bench: delivery: {name}: draining the held deliveries");
     let queued = (held.accepted * ENDPOINTS as usize) as i64;
+    let start = cpu::PhaseStart::now(&pids, &db.url).await?;
     let drain = phases::release(&apis[0], &db.url, &team_id, already, queued).await?;
+    let drain_cpu = start.end(&db.url).await?;
     let mut live = Vec::new();
     for rate in [d.delivery_rate, d.delivery_rate / 5, 20] {
         eprintln!("bench: delivery: {name}: {rate} signals/s x {ENDPOINTS}");
@@ -158,7 +164,9 @@ async fn topology(
         name,
         ceiling,
         drain,
+        drain_cpu,
         held,
+        held_cpu,
         live,
         crash,
         load: load_average(),

@@ -72,6 +72,11 @@ impl Launch {
 }
 
 impl Proc {
+    /// The process id, while the process runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
     async fn wait_healthy(&mut self, base: &str) -> anyhow::Result<()> {
         let client = reqwest::Client::builder().no_proxy().build()?;
         let until = Instant::now() + Duration::from_secs(60);

@@ -1,5 +1,6 @@
 //! The delivery suite's markdown: one row per backend/topology, figures beside their targets.
 
+use super::cpu::PhaseCpu;
 use super::crash::CrashLoop;
 use super::phases::{Drain, Paced};
 
@@ -9,8 +10,12 @@ pub struct Figures {
     pub ceiling: f64,
     /// Draining what the held phase queued.
     pub drain: Drain,
+    /// CPU the servers and PostgreSQL spent on the drain.
+    pub drain_cpu: PhaseCpu,
     /// Ingests while the team had no credits: ingest and fan-out alone.
     pub held: Paced,
+    /// CPU the servers and PostgreSQL spent on the held ingests.
+    pub held_cpu: PhaseCpu,
     /// Ingests with deliveries going out, at the paced rates.
     pub live: Vec<Paced>,
     pub crash: Option<CrashLoop>,
@@ -38,6 +43,28 @@ pub fn render(command: &str, rows: &[Figures]) -> String {
             f.ceiling,
             ingest(&f.held),
             f.load,
+        ));
+    }
+    text.push_str(
+        "\n| run | CPU-ms per 1,000 deliveries drained: servers / PostgreSQL | CPU-ms per 1,000 \
+         signals ingested with fan-out to 10 (held): servers / PostgreSQL |\n|---|---|---|\n",
+    );
+    for f in rows {
+        let per = |ms: f64, n: usize| {
+            if n == 0 {
+                f64::NAN
+            } else {
+                ms * 1000.0 / n as f64
+            }
+        };
+        let drained = f.drain.deliveries as usize;
+        text.push_str(&format!(
+            "| {} | {:.0} / {:.0} | {:.0} / {:.0} |\n",
+            f.name,
+            per(f.drain_cpu.servers_ms, drained),
+            per(f.drain_cpu.postgres_ms, drained),
+            per(f.held_cpu.servers_ms, f.held.accepted),
+            per(f.held_cpu.postgres_ms, f.held.accepted),
         ));
     }
     text.push_str(

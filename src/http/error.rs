@@ -107,6 +107,30 @@ impl ApiError {
         err
     }
 
+    /// 503 `service_unavailable`: the service is over capacity; nothing of the request was
+    /// stored, and it may be sent again after the given seconds.
+    pub fn overloaded(retry_after: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(retry_after),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "service_unavailable",
+                "The service is busy. Please try again later.",
+            )
+        }
+    }
+
+    /// The answer to a database failure: 503 when the database had no connection free in
+    /// time (over capacity), else 500.
+    fn from_store(err: StoreError) -> ApiError {
+        if err.is_overload() {
+            tracing::warn!(error = %err, "request refused: no database connection free in time");
+            ApiError::overloaded(OVERLOAD_RETRY_AFTER)
+        } else {
+            ApiError::internal(err)
+        }
+    }
+
     /// 500 `internal_error`; the cause is logged here and not shown to the client.
     pub fn internal(cause: impl std::fmt::Display) -> ApiError {
         tracing::error!(error = %cause, "request failed");
@@ -118,9 +142,12 @@ impl ApiError {
     }
 }
 
+/// Seconds a client refused for want of a database connection is asked to wait.
+const OVERLOAD_RETRY_AFTER: u64 = 1;
+
 impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> ApiError {
-        ApiError::internal(err)
+        ApiError::from_store(err)
     }
 }
 
@@ -131,7 +158,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::NotFound(message) => ApiError::not_found(message),
             ServiceError::Conflict(message) => ApiError::conflict(message),
             ServiceError::OutOfCredits => ApiError::out_of_credits(),
-            ServiceError::Store(err) => ApiError::internal(err),
+            ServiceError::Store(err) => ApiError::from_store(err),
         }
     }
 }

@@ -16,6 +16,8 @@ mod openapi_records;
 mod openapi_wire;
 pub mod ops;
 pub mod people;
+
+pub mod overload;
 pub mod rate_limit;
 pub mod request_log;
 pub mod signals;
@@ -26,7 +28,7 @@ pub mod webhooks;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
-use axum::middleware::from_fn;
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodFilter, MethodRouter, delete, get, on, post};
 use tower_http::trace::TraceLayer;
@@ -38,9 +40,12 @@ use state::AppState;
 
 /// The whole HTTP application.
 pub fn router(state: AppState) -> Router {
+    // The team and admin APIs take turns within the process's limits (503 past them).
+    let admission = overload::Admission::new(state.config.admission_limits());
+    let admitted = from_fn_with_state(admission, overload::admit);
     Router::new()
-        .nest("/api/v2", team_api(&state))
-        .nest("/admin/v1", admin::routes(&state))
+        .nest("/api/v2", team_api(&state).layer(admitted.clone()))
+        .nest("/admin/v1", admin::routes(&state).layer(admitted))
         .nest("/app", crate::dashboard::routes(&state))
         .route("/health", get(ops::health))
         .route("/ready", get(ops::ready))

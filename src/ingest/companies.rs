@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::attempts::Attempt;
 use super::company_index::{CompanyIndex, Identifiers};
 use super::session::ImportSession;
 use super::{RecordError, UpsertReport, write_companies};
@@ -11,6 +12,7 @@ use crate::domain::company::CompanyRecord;
 use crate::domain::time::now_ms;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_targets::StoredCompany;
+use crate::store::company_keys::{KeyClaim, claim_keys};
 use crate::store::job_boards::{BoardSource, upsert_boards};
 use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError, new_id};
@@ -65,13 +67,14 @@ struct Plan {
     order: Vec<(usize, DerivedKeys)>,
 }
 
-/// Stores prepared company records in one transaction.
+/// Stores prepared company records in one transaction. On PostgreSQL a company the batch
+/// creates by its domain or page (no id given) claims that key first; when an ingest in
+/// another process created it meanwhile, the batch runs again and updates that one instead.
 pub async fn store_companies(
     db: &Db,
     session: &mut ImportSession,
     prepared: PreparedCompanies,
 ) -> Result<UpsertReport, StoreError> {
-    let now = now_ms();
     let mut report = UpsertReport::default();
     let board_source = prepared.boards;
     let mut valid = Vec::new();
@@ -81,6 +84,26 @@ pub async fn store_companies(
             Err(err) => report.invalid.push(err),
         }
     }
+    let mut attempt = Attempt::FIRST;
+    let ids = loop {
+        match store_once(db, session, valid.clone(), board_source).await {
+            Err(err) if err.is_contention() && attempt.may_retry() => attempt = attempt.next(),
+            other => break other?,
+        }
+    };
+    report.upserted = ids.len();
+    report.ids = ids;
+    Ok(report)
+}
+
+/// One run of [`store_companies`]'s transaction; returns each record's company id.
+async fn store_once(
+    db: &Db,
+    session: &mut ImportSession,
+    valid: Vec<(CompanyRecord, DerivedKeys)>,
+    board_source: BoardSource,
+) -> Result<Vec<String>, StoreError> {
+    let now = now_ms();
     let identifiers: Vec<Identifiers> = valid.iter().map(|(r, k)| identifiers(r, k)).collect();
     let mut tx = session.begin(db).await?;
     let wanted: Vec<&Identifiers> = identifiers.iter().collect();
@@ -93,6 +116,9 @@ pub async fn store_companies(
         .partition(|row| index.was_stored(&row.id));
     for row in &mut new {
         row.record.fill_slug();
+    }
+    if !claim_keys(&mut tx, &claims(&new), now).await? {
+        return Err(StoreError::Contended);
     }
     let order: Vec<StoredCompany<'_>> = plan
         .order
@@ -112,10 +138,21 @@ pub async fn store_companies(
     }
     bump_data_version(&mut tx).await?;
     tx.commit().await?;
-    report.ids = order.iter().map(|c| c.id.to_string()).collect();
-    report.upserted = report.ids.len();
     session.remember_companies(plan.rows.iter().map(|r| r.id.as_str()));
-    Ok(report)
+    Ok(order.iter().map(|c| c.id.to_string()).collect())
+}
+
+/// The key by which each new company without an id of its own would be found by the next
+/// record naming it: its domain, else its LinkedIn page.
+fn claims(new: &[CompanyRow]) -> Vec<KeyClaim> {
+    new.iter()
+        .filter(|row| row.record.id.as_deref() != Some(row.id.as_str()))
+        .filter_map(|row| match (&row.keys.domain, &row.keys.linkedin_key) {
+            (Some(domain), _) => Some(KeyClaim::domain(domain, &row.id)),
+            (None, Some(page)) => Some(KeyClaim::linkedin(page, &row.id)),
+            (None, None) => None,
+        })
+        .collect()
 }
 
 fn identifiers(record: &CompanyRecord, keys: &DerivedKeys) -> Identifiers {

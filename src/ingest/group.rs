@@ -22,7 +22,15 @@ const MAX_GROUP_RECORDS: usize = 5_000;
 /// Requests that may wait for the writer before senders wait for room.
 const QUEUE: usize = 4_096;
 
-type Reply = Result<SignalReport, String>;
+type Reply = Result<SignalReport, Failure>;
+
+/// Why a group failed, as each of its requests is told: the cause, and whether it was the
+/// database having no connection free in time (over capacity: the request may be sent again).
+#[derive(Debug, Clone)]
+struct Failure {
+    cause: String,
+    overload: bool,
+}
 
 /// One request's records and where its report goes.
 struct Job {
@@ -81,10 +89,13 @@ impl IngestGroups {
         };
         let gone = || GroupError::Failed("the ingest writer has stopped".into());
         self.queue.send(job).await.map_err(|_| gone())?;
-        answer
-            .await
-            .map_err(|_| gone())?
-            .map_err(GroupError::Failed)
+        answer.await.map_err(|_| gone())?.map_err(|failure| {
+            if failure.overload {
+                GroupError::Store(StoreError::Database(sqlx::Error::PoolTimedOut))
+            } else {
+                GroupError::Failed(failure.cause)
+            }
+        })
     }
 }
 
@@ -141,8 +152,12 @@ async fn write_group(db: &Db, jobs: Vec<Job>) {
         }
         Err(err) => {
             tracing::error!(error = %err, "grouped signal ingest failed");
+            let failure = Failure {
+                cause: err.to_string(),
+                overload: err.is_overload(),
+            };
             for reply in replies {
-                let _ = reply.send(Err(err.to_string()));
+                let _ = reply.send(Err(failure.clone()));
             }
         }
     }

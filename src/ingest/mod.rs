@@ -3,6 +3,7 @@
 //! look-up per kind of identifier, multi-row writes), with the effects of storing them one by one
 //! in order. A stored company or person resolves matching pending targets at once.
 
+mod attempts;
 mod companies;
 mod company_index;
 pub mod fields;
@@ -18,6 +19,8 @@ mod signal_key;
 pub mod signals;
 #[cfg(test)]
 mod tests;
+
+use std::collections::HashSet;
 
 use serde::Serialize;
 
@@ -68,7 +71,7 @@ pub(crate) async fn write_companies(
 }
 
 /// Writes companies (`new` inserted, `stored` updated) with their search documents; returns the
-/// new ones' ids.
+/// ids of the new ones this transaction created (not one a concurrent ingest created first).
 pub(crate) async fn store_company_rows<'a>(
     tx: &mut Tx,
     new: &'a [CompanyRow],
@@ -78,13 +81,17 @@ pub(crate) async fn store_company_rows<'a>(
     if new.is_empty() && stored.is_empty() {
         return Ok(Vec::new());
     }
-    insert_companies(tx, new, now).await?;
+    let inserted: HashSet<String> = insert_companies(tx, new, now).await?.into_iter().collect();
     update_companies(tx, stored, now).await?;
-    let new_ids: Vec<&str> = new.iter().map(|c| c.id.as_str()).collect();
-    index_companies(tx, &new_ids, false).await?;
-    let stored_ids: Vec<&str> = stored.iter().map(|c| c.id.as_str()).collect();
+    let (created, raced): (Vec<&str>, Vec<&str>) = new
+        .iter()
+        .map(|c| c.id.as_str())
+        .partition(|id| inserted.contains(*id));
+    index_companies(tx, &created, false).await?;
+    let mut stored_ids: Vec<&str> = stored.iter().map(|c| c.id.as_str()).collect();
+    stored_ids.extend(raced);
     index_companies(tx, &stored_ids, true).await?;
-    Ok(new_ids)
+    Ok(created)
 }
 
 /// Research: resolves the pending targets the companies just stored match (`order` as the

@@ -29,10 +29,11 @@ impl ImportSession {
         }
     }
 
-    /// Starts a batch's transaction.
+    /// Starts a batch's transaction. On PostgreSQL no lock is taken: ingests in every process
+    /// run at once, and unique keys decide which one creates a company or a signal (see
+    /// `signal_batch::accept_signals`).
     pub async fn begin(&self, db: &Db) -> Result<Tx, StoreError> {
         let mut tx = db.begin_write().await?;
-        tx.lock_ingest().await?;
         if self.bulk {
             tune_for_bulk(&mut tx).await?;
         }

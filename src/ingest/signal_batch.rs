@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::RecordError;
+use super::attempts::Attempt;
 use super::company_index::{CompanyIndex, Identifiers};
 use super::fields::Record;
 use super::outbox::{Outbox, fan_out_new_companies, fan_out_signals};
@@ -26,6 +27,7 @@ use crate::domain::time::now_ms;
 use crate::research::follow_latest_job_changes;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_targets::follow_people;
+use crate::store::company_keys::{KeyClaim, claim_keys};
 use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
 use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError, Tx, new_id};
@@ -46,7 +48,7 @@ const NO_COMPANY: &str =
     "no company: give companyId, companyWebsite, companyLinkedin or companyName";
 
 /// One signal record ready to store.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct PreparedSignal {
     index: usize,
     main: CompanyRef,
@@ -56,7 +58,7 @@ pub struct PreparedSignal {
 }
 
 /// Signal records of one kind turned into rows, ready to store.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct PreparedSignals {
     kind: SignalType,
     records: Vec<Result<PreparedSignal, RecordError>>,
@@ -103,7 +105,7 @@ pub async fn ingest_signals(
 /// nothing of the batch is seen, queued or moved unless all of it is):
 ///
 /// 1. store companies: find each record's companies, create the ones they name but nobody
-///    knows;
+///    knows (claiming their domains and pages first, see `store::company_keys`);
 /// 2. research: resolve the pending targets the new companies match, before fan-out, so that
 ///    their monitors hear of this batch's signals;
 /// 3. store signals (a repeated id, given or derived from the record's natural key: the last
@@ -112,6 +114,12 @@ pub async fn ingest_signals(
 /// 5. enqueue their events, deliveries and alert items;
 /// 6. move job changes: profile targets follow each person to the company of their latest
 ///    change by date, so a backfilled (older) change moves nobody back.
+///
+/// No lock serializes ingests: on PostgreSQL, ingests in other processes may store the same
+/// companies and signals at the same moment. Unique keys decide: a company or signal another
+/// transaction inserted first is found, or updated, never created or announced twice. When
+/// another transaction created a company this batch was about to create (or PostgreSQL broke a
+/// deadlock), the batch runs again from its start and finds it.
 pub async fn accept_signals(
     db: &Db,
     session: &mut ImportSession,
@@ -119,6 +127,32 @@ pub async fn accept_signals(
 ) -> Result<SignalReport, StoreError> {
     let started = std::time::Instant::now();
     let kind = prepared.kind;
+    let mut attempt = Attempt::FIRST;
+    let report = loop {
+        match accept_once(db, session, &prepared).await {
+            Err(err) if err.is_contention() && attempt.may_retry() => {
+                tracing::debug!(error = %err, "signal batch contended; running it again");
+                attempt = attempt.next();
+            }
+            other => break other?,
+        }
+    };
+    let stored = report.inserted + report.updated;
+    crate::telemetry::ingest_batch(
+        kind.as_str(),
+        stored,
+        report.invalid.len(),
+        started.elapsed(),
+    );
+    Ok(report)
+}
+
+/// One run of [`accept_signals`]'s transaction.
+async fn accept_once(
+    db: &Db,
+    session: &mut ImportSession,
+    prepared: &PreparedSignals,
+) -> Result<SignalReport, StoreError> {
     let now = now_ms();
     let mut tx = session.begin(db).await?;
     let Resolved {
@@ -126,6 +160,7 @@ pub async fn accept_signals(
         created,
         mut report,
     } = resolve_companies(&mut tx, session, prepared, now).await?;
+    claim_companies(&mut tx, &created, now).await?;
     let new_companies = store_company_rows(&mut tx, &created, &[], now).await?;
     let order: Vec<_> = created.iter().map(stored_company).collect();
     resolve_targets(&mut tx, &order, now).await?;
@@ -142,14 +177,27 @@ pub async fn accept_signals(
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
     session.remember_companies(rows.iter().filter_map(|r| r.other_company_id.as_deref()));
-    let stored = report.inserted + report.updated;
-    crate::telemetry::ingest_batch(
-        kind.as_str(),
-        stored,
-        report.invalid.len(),
-        started.elapsed(),
-    );
     Ok(report)
+}
+
+/// Claims the domains and pages of the companies the batch creates (by them a later record
+/// would find each); a key another ingest claimed first ends the attempt as contended.
+async fn claim_companies(tx: &mut Tx, created: &[CompanyRow], now: i64) -> Result<(), StoreError> {
+    let claims: Vec<KeyClaim> = created
+        .iter()
+        .flat_map(|c| {
+            let domain = c.keys.domain.as_deref().map(|d| KeyClaim::domain(d, &c.id));
+            let page = c.keys.linkedin_key.as_deref();
+            domain
+                .into_iter()
+                .chain(page.map(|l| KeyClaim::linkedin(l, &c.id)))
+        })
+        .collect();
+    if claim_keys(tx, &claims, now).await? {
+        Ok(())
+    } else {
+        Err(StoreError::Contended)
+    }
 }
 
 /// The batch's rows with their companies, the companies to create, and the records refused.
@@ -164,7 +212,7 @@ struct Resolved {
 async fn resolve_companies(
     tx: &mut Tx,
     session: &ImportSession,
-    prepared: PreparedSignals,
+    prepared: &PreparedSignals,
     now: i64,
 ) -> Result<Resolved, StoreError> {
     let wanted: Vec<&Identifiers> = prepared
@@ -180,8 +228,11 @@ async fn resolve_companies(
         created: Vec::new(),
         report: SignalReport::default(),
     };
-    for record in prepared.records {
-        match record.and_then(|p| resolve(&mut index, &mut resolved.created, now, p)) {
+    for record in &prepared.records {
+        match record
+            .clone()
+            .and_then(|p| resolve(&mut index, &mut resolved.created, now, p))
+        {
             Ok(row) => resolved.rows.push(row),
             Err(err) => resolved.report.invalid.push(err),
         }
@@ -281,6 +332,7 @@ async fn write_rows<'a>(
     ids.sort_unstable();
     ids.dedup();
     let existing = existing_signal_ids(tx, &ids).await?;
+    let first = report.ids.len();
     let mut seen = HashSet::new();
     let mut last: HashMap<&str, usize> = HashMap::new();
     for (position, row) in rows.iter().enumerate() {
@@ -301,9 +353,18 @@ async fn write_rows<'a>(
         .map(|(_, row)| row)
         .collect();
     let stored: Vec<&str> = existing.iter().map(String::as_str).collect();
-    write_signals(tx, &written, &stored, now).await?;
+    let inserted = write_signals(tx, &written, &stored, now).await?;
+    // A signal another ingest inserted after the look-up above was updated here, not inserted:
+    // its records count as updates, and it is announced by that ingest alone.
+    for (fresh, id) in report.fresh.iter_mut().zip(&report.ids).skip(first) {
+        if *fresh && !inserted.contains(id) {
+            *fresh = false;
+            report.inserted -= 1;
+            report.updated += 1;
+        }
+    }
     Ok(written
         .into_iter()
-        .filter(|row| !existing.contains(&row.id))
+        .filter(|row| inserted.contains(&row.id))
         .collect())
 }

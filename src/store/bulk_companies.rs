@@ -4,7 +4,7 @@
 
 use sqlx::FromRow;
 
-use super::bulk::{RowStatement, Val, execute_rows, select_in};
+use super::bulk::{RowStatement, Val, execute_rows, fetch_rows, select_in};
 use super::companies::normalize_country;
 use super::{StoreError, Tx};
 use crate::domain::company::CompanyRecord;
@@ -142,13 +142,18 @@ const MERGED: [&str; 14] = [
     "employee_count",
 ];
 
-/// Inserts companies not stored yet. Should one appear meanwhile (a concurrent import), it is
-/// updated by the merge rule instead; a list left out (stored as `[]`) then keeps its value.
+/// Inserts companies not stored yet, in id order (two ingests inserting the same ids lock them
+/// in the same order); returns the ids this statement inserted. Should one appear meanwhile (a
+/// concurrent ingest of the same id), it is updated by the merge rule instead, and is not among
+/// the ids returned; a list left out (stored as `[]`) then keeps its value.
 pub async fn insert_companies(
     tx: &mut Tx,
     rows: &[CompanyRow],
     now: i64,
-) -> Result<u64, StoreError> {
+) -> Result<Vec<String>, StoreError> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut set: Vec<String> = vec!["name = excluded.name".into()];
     set.extend(
         MERGED
@@ -161,14 +166,41 @@ pub async fn insert_companies(
     set.push("growth_info = COALESCE(excluded.growth_info, companies.growth_info)".into());
     set.push("updated_at = excluded.updated_at".into());
     let head = format!("INSERT INTO companies ({COLUMNS}) VALUES ");
-    let tail = format!(" ON CONFLICT (id) DO UPDATE SET {}", set.join(", "));
+    let postgres = matches!(tx, Tx::Postgres(_));
+    // `xmax` is 0 on a row version this statement inserted, not on one it updated.
+    let returning = if postgres {
+        " RETURNING id, (xmax = 0) AS inserted"
+    } else {
+        ""
+    };
+    let tail = format!(
+        " ON CONFLICT (id) DO UPDATE SET {}{returning}",
+        set.join(", ")
+    );
     let stmt = RowStatement {
         head: &head,
         template: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, '[]'), \
                    COALESCE(?, '[]'), COALESCE(?, '[]'), ?, ?, ?)",
         tail: &tail,
     };
-    write(tx, &stmt, rows, now).await
+    let mut sorted: Vec<&CompanyRow> = rows.iter().collect();
+    sorted.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    let encoded: Vec<Encoded> = sorted.iter().map(|row| Encoded::of(&row.record)).collect();
+    let mut values = Vec::with_capacity(rows.len() * 22);
+    for (row, enc) in sorted.iter().zip(&encoded) {
+        push_row(&mut values, row, enc, now);
+    }
+    if !postgres {
+        // SQLite writers hold the database's write lock: nothing was inserted meanwhile.
+        execute_rows(tx, &stmt, &values).await?;
+        return Ok(rows.iter().map(|row| row.id.clone()).collect());
+    }
+    let written: Vec<(String, bool)> = fetch_rows(tx, &stmt, &values).await?;
+    Ok(written
+        .into_iter()
+        .filter(|(_, inserted)| *inserted)
+        .map(|(id, _)| id)
+        .collect())
 }
 
 /// Updates stored companies by the merge rule: fields a record leaves out keep their value.

@@ -34,6 +34,10 @@ pub async fn upsert_people(
     rows: &[PersonRow],
     now: i64,
 ) -> Result<Vec<(String, String)>, StoreError> {
+    // In key order: two ingests upserting the same people lock their rows in the same order,
+    // so neither waits for the other in a circle.
+    let mut rows: Vec<&PersonRow> = rows.iter().collect();
+    rows.sort_unstable_by(|a, b| a.linkedin_key.cmp(&b.linkedin_key));
     let ids: Vec<String> = rows.iter().map(|_| new_id()).collect();
     let mut values = Vec::with_capacity(rows.len() * 11);
     for (row, id) in rows.iter().zip(&ids) {

@@ -11,13 +11,14 @@ use std::collections::HashMap;
 
 use sqlx::FromRow;
 
+mod claim_postgres;
 mod claim_sqlite;
 mod records;
 
 pub use records::{AttemptRecord, record_attempts};
 
 use super::outbox::{NewDelivery, insert_deliveries};
-use super::{Db, StoreError, Tx, new_id, placeholders};
+use super::{Db, StoreError, Tx, new_id};
 use crate::domain::delivery_status::DeliveryStatus;
 use crate::on_tx;
 
@@ -76,55 +77,10 @@ impl Claim<'_> {
 /// Leases up to `limit` due deliveries that may go out now: pending, due, not leased, webhook
 /// active, and either free or of a live team with credits whose monitor (if any) is active.
 pub async fn claim_due(db: &Db, claim: &Claim<'_>) -> Result<Vec<ClaimedDelivery>, StoreError> {
-    if matches!(db, Db::Sqlite(_)) {
-        return claim_sqlite::claim_due_sqlite(db, claim).await;
+    match db {
+        Db::Sqlite(_) => claim_sqlite::claim_due_sqlite(db, claim).await,
+        Db::Postgres(_) => claim_postgres::claim_due_postgres(db, claim).await,
     }
-    let full = claim.full();
-    let sql = format!(
-        "{} UPDATE deliveries SET lease_until = $2, lease_owner = $3, updated_at = $1 \
-         WHERE id IN (SELECT id FROM ranked WHERE rank <= $5 ORDER BY next_attempt_at LIMIT $6) \
-         RETURNING id",
-        due_sql(full.len(), " FOR UPDATE OF d SKIP LOCKED")
-    );
-    let mut tx = db.begin_write().await?;
-    let ids: Vec<String> = on_tx!(&mut tx, |conn| {
-        let mut q = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(sql))
-            .bind(claim.now)
-            .bind(claim.now + claim.lease_ms)
-            .bind(claim.owner)
-            .bind(claim.limit * 4)
-            .bind(claim.per_webhook)
-            .bind(claim.limit);
-        for id in &full {
-            q = q.bind(*id);
-        }
-        q.fetch_all(conn).await
-    })?;
-    let claimed = claimed_rows(&mut tx, &ids).await?;
-    tx.commit().await?;
-    Ok(claimed)
-}
-
-/// The due deliveries a claim may take, ranked per webhook (parameters: $1 now, $4 how many
-/// to consider, $7… the `full` webhooks to leave out).
-fn due_sql(full: usize, lock: &str) -> String {
-    let exclude = if full == 0 {
-        String::new()
-    } else {
-        format!(" AND d.webhook_id NOT IN ({})", placeholders(7, full))
-    };
-    format!(
-        "WITH candidates AS (SELECT d.id, d.webhook_id, d.next_attempt_at FROM deliveries d \
-         JOIN webhooks w ON w.id = d.webhook_id JOIN teams tm ON tm.id = d.team_id \
-         LEFT JOIN monitors m ON m.id = d.monitor_id \
-         WHERE d.status = 'pending' AND d.next_attempt_at <= $1 \
-         AND (d.lease_until IS NULL OR d.lease_until < $1) AND w.active \
-         AND (d.free OR (tm.credits > 0 AND tm.subscription_status IN ('active', 'trialing') \
-         AND (d.monitor_id IS NULL OR m.active))){exclude} \
-         ORDER BY d.next_attempt_at LIMIT $4{lock}), \
-         ranked AS (SELECT id, next_attempt_at, ROW_NUMBER() OVER \
-         (PARTITION BY webhook_id ORDER BY next_attempt_at, id) AS rank FROM candidates)"
-    )
 }
 
 async fn claimed_rows(tx: &mut Tx, ids: &[String]) -> Result<Vec<ClaimedDelivery>, StoreError> {

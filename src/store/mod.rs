@@ -16,6 +16,7 @@ pub mod bulk_targets;
 mod bulk_unnest;
 pub mod collector_runs;
 pub mod companies;
+pub mod company_keys;
 pub mod company_lists;
 pub mod company_names;
 pub mod count_cache;
@@ -111,19 +112,47 @@ macro_rules! on_tx {
 /// Most connections a PostgreSQL pool opens unless configured otherwise.
 pub const PG_MAX_CONNECTIONS: u32 = 16;
 
+/// How a PostgreSQL pool is sized and how long its users wait.
+#[derive(Debug, Clone, Copy)]
+pub struct PoolSettings {
+    /// Most connections the pool opens.
+    pub max_connections: u32,
+    /// Longest wait for a free connection; past it the caller gets `PoolTimedOut` (an API
+    /// request: 503 with `Retry-After`).
+    pub acquire_timeout: Duration,
+    /// Longest run of one statement before the server cancels it (zero: no limit).
+    pub statement_timeout: Duration,
+}
+
+impl Default for PoolSettings {
+    fn default() -> PoolSettings {
+        PoolSettings {
+            max_connections: PG_MAX_CONNECTIONS,
+            acquire_timeout: Duration::from_secs(30),
+            statement_timeout: Duration::ZERO,
+        }
+    }
+}
+
 impl Db {
     /// Connects to `sqlite://PATH` (created if missing, WAL) or `postgres://…`.
     pub async fn connect(url: &str) -> Result<Db, StoreError> {
-        Db::connect_sized(url, PG_MAX_CONNECTIONS).await
+        Db::connect_with(url, &PoolSettings::default()).await
     }
 
-    /// As [`Db::connect`], with at most `pg_connections` connections to PostgreSQL.
-    pub async fn connect_sized(url: &str, pg_connections: u32) -> Result<Db, StoreError> {
+    /// As [`Db::connect`], with these settings for a PostgreSQL pool.
+    pub async fn connect_with(url: &str, settings: &PoolSettings) -> Result<Db, StoreError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            use std::str::FromStr;
+            let mut options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+            if !settings.statement_timeout.is_zero() {
+                let ms = settings.statement_timeout.as_millis().to_string();
+                options = options.options([("statement_timeout", ms.as_str())]);
+            }
             let pool = PgPoolOptions::new()
-                .max_connections(pg_connections.max(1))
-                .acquire_timeout(Duration::from_secs(30))
-                .connect(url)
+                .max_connections(settings.max_connections.max(1))
+                .acquire_timeout(settings.acquire_timeout)
+                .connect_with(options)
                 .await?;
             Ok(Db::Postgres(pool))
         } else if url.starts_with("sqlite:") {
@@ -176,7 +205,20 @@ impl Db {
                     .await?;
                 statistics::forget_search_index_samples(sqlite.pool()).await?;
             }
-            Db::Postgres(pool) => sqlx::migrate!("migrations/postgres").run(pool).await?,
+            Db::Postgres(pool) => {
+                // On a connection of its own without the pool's statement time-out: building an
+                // index on a large table may take longer.
+                let mut conn = pool.acquire().await?;
+                sqlx::query("SET statement_timeout = 0")
+                    .execute(&mut *conn)
+                    .await?;
+                let migrated = sqlx::migrate!("migrations/postgres").run(&mut *conn).await;
+                let reset = sqlx::query("RESET statement_timeout")
+                    .execute(&mut *conn)
+                    .await;
+                migrated?;
+                reset?;
+            }
         }
         Ok(())
     }
@@ -267,26 +309,6 @@ impl Tx {
         if let Tx::Postgres(t) = self {
             sqlx::query("SELECT id FROM teams WHERE id = $1 FOR UPDATE")
                 .bind(team_id)
-                .execute(&mut **t)
-                .await?;
-        }
-        Ok(())
-    }
-}
-
-/// Advisory-lock key of [`Tx::lock_ingest`] (PostgreSQL's two-key lock space).
-const INGEST_LOCK: (i32, i32) = (0x5319, 0);
-
-impl Tx {
-    /// Serializes ingest transactions (companies, people, signals) until this one ends, as
-    /// SQLite's `BEGIN IMMEDIATE` does: two processes ingesting the same record then run one
-    /// after the other and the second finds the first's rows, so a company is created, and a
-    /// signal fanned out, once. Taken first, before any read.
-    pub async fn lock_ingest(&mut self) -> Result<(), StoreError> {
-        if let Tx::Postgres(t) = self {
-            sqlx::query("SELECT pg_advisory_xact_lock($1, $2)")
-                .bind(INGEST_LOCK.0)
-                .bind(INGEST_LOCK.1)
                 .execute(&mut **t)
                 .await?;
         }

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use super::bulk::{RowStatement, Val, execute_in, execute_rows, select_in};
+use super::bulk::{RowStatement, Val, execute_in, execute_rows, fetch_rows, select_in};
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
 
@@ -82,31 +82,43 @@ const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
 
 /// Inserts or replaces signals (each id at most once) with the companies they concern, their
 /// tags and search documents. `stored` holds the ids among them that are already stored, whose
-/// company and tag rows are replaced.
+/// company and tag rows are replaced. Returns the ids this transaction inserted: those not in
+/// `stored`, less any a concurrent ingest inserted first (PostgreSQL; this one then updated it,
+/// and must not announce it again).
 pub async fn write_signals(
     tx: &mut Tx,
     rows: &[&SignalRow],
     stored: &[&str],
     now: i64,
-) -> Result<(), StoreError> {
+) -> Result<HashSet<String>, StoreError> {
     for sql in [
         "DELETE FROM signal_companies WHERE signal_id {in}",
         "DELETE FROM signal_tags WHERE signal_id {in}",
     ] {
         execute_in(tx, sql, &[], stored).await?;
     }
-    upsert_rows(tx, rows, now).await?;
-    insert_companies_and_tags(tx, rows).await?;
+    // In id order: two ingests writing the same signals lock them in the same order.
+    let mut rows = rows.to_vec();
+    rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+    let inserted = upsert_rows(tx, &rows, stored, now).await?;
+    insert_companies_and_tags(tx, &rows).await?;
     let was_stored: HashSet<&str> = stored.iter().copied().collect();
     let (replaced, added): (Vec<_>, Vec<_>) = rows
         .iter()
         .map(|s| s.search_doc())
         .partition(|doc| was_stored.contains(doc.id));
     index_signals(tx, &added, false).await?;
-    index_signals(tx, &replaced, true).await
+    index_signals(tx, &replaced, true).await?;
+    Ok(inserted)
 }
 
-async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), StoreError> {
+/// Upserts the rows; returns the ids inserted (see [`write_signals`]).
+async fn upsert_rows(
+    tx: &mut Tx,
+    rows: &[&SignalRow],
+    stored: &[&str],
+    now: i64,
+) -> Result<HashSet<String>, StoreError> {
     let postgres = matches!(tx, Tx::Postgres(_));
     let mut values = Vec::with_capacity(rows.len() * 25);
     for s in rows {
@@ -125,10 +137,11 @@ async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), S
                 "{plain}, to_tsvector('simple', ?), to_tsvector('simple', ?), \
                  to_tsvector('simple', ?), to_tsvector('simple', ?))"
             ),
+            // `xmax` is 0 on a row version this statement inserted, not on one it updated.
             format!(
                 "{UPDATE}, search_tsv = excluded.search_tsv, \
                  description_tsv = excluded.description_tsv, place_tsv = excluded.place_tsv, \
-                 role_tsv = excluded.role_tsv"
+                 role_tsv = excluded.role_tsv RETURNING id, (xmax = 0) AS inserted"
             ),
         )
     } else {
@@ -143,8 +156,22 @@ async fn upsert_rows(tx: &mut Tx, rows: &[&SignalRow], now: i64) -> Result<(), S
         template: &template,
         tail: &tail,
     };
+    if postgres && !rows.is_empty() {
+        let written: Vec<(String, bool)> = fetch_rows(tx, &stmt, &values).await?;
+        return Ok(written
+            .into_iter()
+            .filter(|(_, inserted)| *inserted)
+            .map(|(id, _)| id)
+            .collect());
+    }
+    // SQLite writers hold the database's write lock: what was not stored is inserted now.
     execute_rows(tx, &stmt, &values).await?;
-    Ok(())
+    let stored: HashSet<&str> = stored.iter().copied().collect();
+    Ok(rows
+        .iter()
+        .filter(|row| !stored.contains(row.id.as_str()))
+        .map(|row| row.id.clone())
+        .collect())
 }
 
 /// The values of one row in [`COLUMNS`] order (the company id again for `company_country`); on

@@ -1,12 +1,12 @@
 //! Recording attempts: a batch of outcomes in one short transaction, with as few statements as
-//! the batch allows (one update per delivery; the attempt rows, charges and balances in
-//! multi-row statements).
+//! the batch allows (the deliveries' updates, the attempt rows and the charges in multi-row
+//! statements; one balance update per team).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use crate::domain::delivery_status::DeliveryStatus;
 use crate::on_tx;
-use crate::store::bulk::{RowStatement, Val, execute_rows};
+use crate::store::bulk::{RowStatement, Val, execute_rows, fetch_rows};
 use crate::store::{Db, StoreError, Tx};
 
 /// The outcome of one attempt, to record.
@@ -35,12 +35,11 @@ pub struct AttemptRecord {
 /// credits charged.
 pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<u64, StoreError> {
     let mut tx = db.begin_write().await?;
-    let mut applied = Vec::with_capacity(records.len());
-    for r in records {
-        if update_delivery(&mut tx, r).await? {
-            applied.push(r);
-        }
-    }
+    let updated = update_deliveries(&mut tx, records).await?;
+    let applied: Vec<&AttemptRecord> = records
+        .iter()
+        .filter(|r| updated.contains(&r.delivery_id))
+        .collect();
     insert_attempts(&mut tx, &applied).await?;
     let done: Vec<&AttemptRecord> = applied
         .into_iter()
@@ -52,31 +51,73 @@ pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<u64, 
     Ok(charged)
 }
 
-/// Applies the outcome to the delivery while the lease is still ours; false when it was not.
-async fn update_delivery(tx: &mut Tx, r: &AttemptRecord) -> Result<bool, StoreError> {
-    let done = r.status == DeliveryStatus::Done;
-    let failed = r.status == DeliveryStatus::Failed;
-    let updated = on_tx!(tx, |conn| sqlx::query(
-        "UPDATE deliveries SET status = $3, attempt_count = $4, response_status = $5, \
-         response_body = $6, next_attempt_at = $7, lease_until = NULL, lease_owner = NULL, \
-         delivered_at = CASE WHEN $8 THEN $9 ELSE delivered_at END, \
-         failed_at = CASE WHEN $10 THEN $9 ELSE failed_at END, updated_at = $9 \
-         WHERE id = $1 AND lease_owner = $2 AND status = 'pending'"
-    )
-    .bind(&r.delivery_id)
-    .bind(&r.owner)
-    .bind(r.status.as_str())
-    .bind(r.attempt)
-    .bind(r.response_status.unwrap_or(0))
-    .bind(&r.response_body)
-    .bind(r.next_attempt_at)
-    .bind(done)
-    .bind(r.attempted_at)
-    .bind(failed)
-    .execute(conn)
-    .await
-    .map(|res| res.rows_affected()))?;
-    Ok(updated == 1)
+/// What an outcome writes onto its delivery, column by column after the id and the lease
+/// owner it is matched on; `delivered_at` or `failed_at` follow from the status. One more
+/// column is one more name here and one more value in [`outcome_values`].
+const OUTCOME_COLUMNS: [&str; 6] = [
+    "status",
+    "attempt_count",
+    "response_status",
+    "response_body",
+    "next_attempt_at",
+    "updated_at",
+];
+
+/// The values of [`OUTCOME_COLUMNS`] for one record, after its delivery id and owner.
+fn outcome_values(r: &AttemptRecord) -> [Val<'_>; 8] {
+    [
+        Val::text(&r.delivery_id),
+        Val::text(&r.owner),
+        Val::text(r.status.as_str()),
+        Val::Int(Some(r.attempt)),
+        Val::Int(Some(r.response_status.unwrap_or(0))),
+        Val::text(&r.response_body),
+        Val::Int(Some(r.next_attempt_at)),
+        Val::Int(Some(r.attempted_at)),
+    ]
+}
+
+/// Applies the outcomes, in one statement, to the deliveries whose lease is still the
+/// recorder's (in id order, as every batch locks rows); returns the ids updated.
+async fn update_deliveries(
+    tx: &mut Tx,
+    records: &[AttemptRecord],
+) -> Result<HashSet<String>, StoreError> {
+    if records.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let mut sorted: Vec<&AttemptRecord> = records.iter().collect();
+    sorted.sort_unstable_by(|a, b| a.delivery_id.cmp(&b.delivery_id));
+    let mut values = Vec::with_capacity(sorted.len() * (OUTCOME_COLUMNS.len() + 2));
+    for r in sorted {
+        values.extend(outcome_values(r));
+    }
+    let column = |name: &str| {
+        let at = OUTCOME_COLUMNS.iter().position(|c| *c == name).unwrap_or(0);
+        format!("v.column{}", at + 3)
+    };
+    let mut set: Vec<String> = OUTCOME_COLUMNS
+        .iter()
+        .map(|name| format!("{name} = {}", column(name)))
+        .collect();
+    let (status, at) = (column("status"), column("updated_at"));
+    set.push("lease_until = NULL, lease_owner = NULL".into());
+    set.push(format!(
+        "delivered_at = CASE WHEN {status} = 'done' THEN {at} ELSE deliveries.delivered_at END"
+    ));
+    set.push(format!(
+        "failed_at = CASE WHEN {status} = 'failed' THEN {at} ELSE deliveries.failed_at END"
+    ));
+    let head = format!("UPDATE deliveries SET {} FROM (VALUES ", set.join(", "));
+    let template = format!("({})", vec!["?"; OUTCOME_COLUMNS.len() + 2].join(", "));
+    let stmt = RowStatement {
+        head: &head,
+        template: &template,
+        tail: ") AS v WHERE deliveries.id = v.column1 AND deliveries.lease_owner = v.column2 \
+               AND deliveries.status = 'pending' RETURNING id",
+    };
+    let updated: Vec<(String,)> = fetch_rows(tx, &stmt, &values).await?;
+    Ok(updated.into_iter().map(|(id,)| id).collect())
 }
 
 async fn insert_attempts(tx: &mut Tx, applied: &[&AttemptRecord]) -> Result<(), StoreError> {

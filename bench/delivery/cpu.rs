@@ -1,0 +1,121 @@
+//! CPU time spent by the processes of a run: the signalwatch processes (their pids) and the
+//! PostgreSQL backends serving the run's database (found in `pg_stat_activity`), read from
+//! `/proc/PID/stat` before and after a phase. On a machine shared with other work, wall-clock
+//! rates move with the load; the CPU milliseconds one delivery costs move far less.
+
+use std::collections::HashMap;
+
+use sqlx::Connection;
+
+/// Clock ticks per second of `/proc/PID/stat` (`getconf CLK_TCK`; 100 on Linux).
+const TICKS_PER_SECOND: u64 = 100;
+
+/// CPU ticks (user + system) per process at one moment.
+#[derive(Debug, Clone, Default)]
+pub struct CpuSample {
+    ticks: HashMap<u32, u64>,
+}
+
+impl CpuSample {
+    /// The ticks of `pids` now (processes gone are left out).
+    pub fn of(pids: &[u32]) -> CpuSample {
+        CpuSample {
+            ticks: pids
+                .iter()
+                .filter_map(|pid| ticks_of(*pid).map(|t| (*pid, t)))
+                .collect(),
+        }
+    }
+
+    /// Milliseconds of CPU spent since `earlier` by the processes of both samples (a process
+    /// that started meanwhile counts from 0; one that ended meanwhile is not counted).
+    pub fn ms_since(&self, earlier: &CpuSample) -> f64 {
+        let ticks: u64 = self
+            .ticks
+            .iter()
+            .map(|(pid, now)| now.saturating_sub(earlier.ticks.get(pid).copied().unwrap_or(0)))
+            .sum();
+        ticks as f64 * 1000.0 / TICKS_PER_SECOND as f64
+    }
+}
+
+/// User + system ticks of a process, from `/proc/PID/stat` (fields 14 and 15).
+fn ticks_of(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
+/// The PostgreSQL backends connected to the database of `database_url` now (none on SQLite).
+pub async fn pg_backends(database_url: &str) -> anyhow::Result<Vec<u32>> {
+    if !database_url.starts_with("postgres") {
+        return Ok(Vec::new());
+    }
+    let mut conn = sqlx::PgConnection::connect(database_url).await?;
+    let pids: Vec<i32> = sqlx::query_scalar(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() \
+         AND pid <> pg_backend_pid()",
+    )
+    .fetch_all(&mut conn)
+    .await?;
+    conn.close().await?;
+    Ok(pids.into_iter().map(|p| p as u32).collect())
+}
+
+/// CPU of the run's server processes and of its PostgreSQL backends over one phase.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PhaseCpu {
+    pub servers_ms: f64,
+    pub postgres_ms: f64,
+}
+
+/// Samples taken at the start of a phase.
+pub struct PhaseStart {
+    servers: CpuSample,
+    postgres: CpuSample,
+    server_pids: Vec<u32>,
+}
+
+impl PhaseStart {
+    /// Samples the server processes and the database's backends now.
+    pub async fn now(server_pids: &[u32], database_url: &str) -> anyhow::Result<PhaseStart> {
+        let backends = pg_backends(database_url).await?;
+        Ok(PhaseStart {
+            servers: CpuSample::of(server_pids),
+            postgres: CpuSample::of(&backends),
+            server_pids: server_pids.to_vec(),
+        })
+    }
+
+    /// The CPU spent since the start.
+    pub async fn end(&self, database_url: &str) -> anyhow::Result<PhaseCpu> {
+        let backends = pg_backends(database_url).await?;
+        Ok(PhaseCpu {
+            servers_ms: CpuSample::of(&self.server_pids).ms_since(&self.servers),
+            postgres_ms: CpuSample::of(&backends).ms_since(&self.postgres),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_has_cpu_ticks_and_a_sample_never_goes_back() {
+        let me = std::process::id();
+        let before = CpuSample::of(&[me]);
+        let mut spin = 0u64;
+        for i in 0..5_000_000u64 {
+            spin = spin.wrapping_add(i * i);
+        }
+        assert!(spin > 0);
+        let after = CpuSample::of(&[me]);
+        assert!(after.ms_since(&before) >= 0.0);
+        assert!(before.ticks.contains_key(&me));
+    }
+}
