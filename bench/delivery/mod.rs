@@ -7,7 +7,7 @@
 mod crash;
 mod phases;
 mod process;
-mod receiver;
+pub mod receiver;
 mod report;
 
 use std::path::Path;
@@ -26,6 +26,8 @@ use report::Figures;
 pub enum Suite {
     Lists,
     Delivery,
+    /// The job-board and SEC collectors at a data set's scale (see `bench/collectors/`).
+    Collectors,
     All,
 }
 

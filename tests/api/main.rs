@@ -5,6 +5,7 @@ mod support;
 mod acquisition_list;
 mod admin;
 mod collectors_boards;
+mod collectors_refusals;
 mod collectors_scale_out;
 mod company_list;
 mod crash_recovery;
