@@ -518,14 +518,24 @@ mod tests {
     #[test]
     fn unthrottled_sources_are_refused_while_any_source_is_a_public_default() {
         assert!(serve(&[]).check().is_ok());
-        let public = serve(&["--unthrottled-sources", "true", "--sec-url", "http://127.0.0.1:1"]);
+        let public = serve(&[
+            "--unthrottled-sources",
+            "true",
+            "--sec-url",
+            "http://127.0.0.1:1",
+        ]);
         let refused = public.check().expect_err("a public board API");
         assert!(
             refused.to_string().contains(PUBLIC_GREENHOUSE_URL),
             "{refused}"
         );
         let mut args = vec!["--unthrottled-sources"];
-        for flag in ["--sec-url", "--greenhouse-url", "--lever-url", "--ashby-url"] {
+        for flag in [
+            "--sec-url",
+            "--greenhouse-url",
+            "--lever-url",
+            "--ashby-url",
+        ] {
             args.extend([flag, "http://127.0.0.1:1"]);
         }
         assert!(serve(&args).check().is_ok());

@@ -260,7 +260,11 @@ fn feed(filings: &[&Filing]) -> String {
 
 async fn serve_feed(State(shared): State<Arc<Shared>>) -> Response {
     shared.requests.fetch_add(1, Ordering::Relaxed);
-    let feed = shared.feed.read().unwrap_or_else(|e| e.into_inner()).clone();
+    let feed = shared
+        .feed
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
     Response::builder()
         .header(
             header::CONTENT_TYPE,
@@ -275,7 +279,11 @@ async fn serve_document(
     Path((_cik, folder, file)): Path<(String, String, String)>,
 ) -> Response {
     shared.requests.fetch_add(1, Ordering::Relaxed);
-    match shared.documents.get(&folder).filter(|_| file == "primary_doc.xml") {
+    match shared
+        .documents
+        .get(&folder)
+        .filter(|_| file == "primary_doc.xml")
+    {
         Some(document) => Response::builder()
             .header(header::CONTENT_TYPE, "application/xml")
             .body(Body::from(document.clone()))

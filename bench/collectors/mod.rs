@@ -85,9 +85,15 @@ pub async fn run(args: &Args, signalwatch: &Path) -> anyhow::Result<()> {
     eprintln!("bench: collectors: first pass over {} boards", c.boards);
     let first = board_pass(&server, &boards, &receiver, "first pass, every posting new").await?;
     boards.next_generation();
-    eprintln!("bench: collectors: second pass ({} % changed)", c.changed_percent);
+    eprintln!(
+        "bench: collectors: second pass ({} % changed)",
+        c.changed_percent
+    );
     let second = board_pass(&server, &boards, &receiver, "second pass, lifted").await?;
-    eprintln!("bench: collectors: sec-form-d over {} filings", c.sec_filings);
+    eprintln!(
+        "bench: collectors: sec-form-d over {} filings",
+        c.sec_filings
+    );
     let sec_lifted = sec_run(&server, &edgar, c.sec_filings, c.sec_feed_size, "lifted").await?;
     server.stop().await?;
 
@@ -103,10 +109,23 @@ pub async fn run(args: &Args, signalwatch: &Path) -> anyhow::Result<()> {
     .await?;
     watched.pause_all_but_subset(&server).await?;
     boards.next_generation();
-    eprintln!("bench: collectors: pass over {} boards at the real rate", c.polite_boards);
+    eprintln!(
+        "bench: collectors: pass over {} boards at the real rate",
+        c.polite_boards
+    );
     let polite = board_pass(&server, &boards, &receiver, "subset, real politeness").await?;
-    eprintln!("bench: collectors: sec-form-d over {} filings at the real rate", c.sec_polite_filings);
-    let sec_polite = sec_run(&server, &edgar, c.sec_polite_filings, c.sec_polite_filings, "real rate").await?;
+    eprintln!(
+        "bench: collectors: sec-form-d over {} filings at the real rate",
+        c.sec_polite_filings
+    );
+    let sec_polite = sec_run(
+        &server,
+        &edgar,
+        c.sec_polite_filings,
+        c.sec_polite_filings,
+        "real rate",
+    )
+    .await?;
     server.stop().await?;
     let load_after = super::about::loadavg();
 

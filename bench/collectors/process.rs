@@ -100,7 +100,11 @@ impl Server {
             if let Some(status) = self.child.try_wait()? {
                 bail!("signalwatch serve exited at start: {status}");
             }
-            let health = self.client.get(format!("{}/health", self.base)).send().await;
+            let health = self
+                .client
+                .get(format!("{}/health", self.base))
+                .send()
+                .await;
             if health.is_ok_and(|r| r.status().is_success()) {
                 return Ok(());
             }

@@ -81,7 +81,10 @@ pub fn render(run: &Run) -> String {
     );
     for p in &run.passes {
         let delivered = p.delivered.map_or(String::from("-"), |(n, after)| {
-            format!("{n} in all, last {:.1} s after the pass", after.as_secs_f64())
+            format!(
+                "{n} in all, last {:.1} s after the pass",
+                after.as_secs_f64()
+            )
         });
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {:.1} s | {:.1} s ({:.0} %) | {:.0} | {:.1} | {} | {} |\n",

@@ -112,7 +112,10 @@ pub async fn watch(
             .await?;
         let upserted = answer["data"]["upserted"].as_u64().unwrap_or_default();
         if upserted != chunk.len() as u64 {
-            bail!("{upserted} of {} companies were taken: {answer}", chunk.len());
+            bail!(
+                "{upserted} of {} companies were taken: {answer}",
+                chunk.len()
+            );
         }
     }
     let team = server
@@ -120,8 +123,10 @@ pub async fn watch(
             reqwest::Method::POST,
             "/admin/v1/teams",
             ADMIN_TOKEN,
-            Some(json!({ "name": "bench-collectors", "owner_email": "bench@signalwatch.local",
-                "credits": 1_000_000_000_000_i64, "rate_limit_per_minute": UNLIMITED_RATE })),
+            Some(
+                json!({ "name": "bench-collectors", "owner_email": "bench@signalwatch.local",
+                "credits": 1_000_000_000_000_i64, "rate_limit_per_minute": UNLIMITED_RATE }),
+            ),
         )
         .await?;
     let key = team["data"]["api_key"]
@@ -141,7 +146,10 @@ pub async fn watch(
                     "signal_types": ["hiring", "funding_round"], "webhook_url": webhook_url })),
             )
             .await?;
-        let id = monitor["data"]["id"].as_str().context("monitor id")?.to_string();
+        let id = monitor["data"]["id"]
+            .as_str()
+            .context("monitor id")?
+            .to_string();
         let mut resolved = 0;
         for chunk in watched.chunks(TARGETS_PER_REQUEST) {
             let added = server
@@ -152,7 +160,9 @@ pub async fn watch(
                     Some(json!({ "targets": chunk })),
                 )
                 .await?;
-            resolved = added["data"]["resolved_companies"].as_u64().unwrap_or_default();
+            resolved = added["data"]["resolved_companies"]
+                .as_u64()
+                .unwrap_or_default();
         }
         if resolved != watched.len() as u64 {
             bail!(

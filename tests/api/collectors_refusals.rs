@@ -43,9 +43,7 @@ async fn pass_over(backend: Backend, settings: Vec<String>, boards: &[&str]) -> 
         .await;
     assert_eq!(run.status, 200, "{:?}", run.body);
     let pass = run.data().clone();
-    let listed = app
-        .get(&format!("{HIRING}?limit=100"), &team.key)
-        .await;
+    let listed = app.get(&format!("{HIRING}?limit=100"), &team.key).await;
     assert_eq!(listed.status, 200, "{:?}", listed.body);
     assert_eq!(
         listed.data().as_array().map(Vec::len),

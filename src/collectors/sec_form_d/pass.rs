@@ -192,11 +192,7 @@ async fn read_filing(db: &Db, edgar: &Edgar, entry: &FeedEntry) -> Result<Read, 
     telemetry::collector_stage(NAME, "match", ingesting - matching);
     let record = funding_record(&form, entry, &offering, &signal_id, &company);
     let report = ingest_signals(db, SignalType::FundingRound, vec![Ok(record)]).await;
-    telemetry::collector_stage(
-        NAME,
-        "ingest",
-        (matching - storing) + ingesting.elapsed(),
-    );
+    telemetry::collector_stage(NAME, "ingest", (matching - storing) + ingesting.elapsed());
     let report = report?;
     if let Some(refused) = report.invalid.first() {
         return Err(FilingError::Source(format!(

@@ -228,7 +228,11 @@ mod tests {
     fn a_private_source_named_in_the_settings_passes_and_its_neighbours_do_not() {
         let mut client = public_client();
         client.private_sources = vec!["127.0.0.1:8081".parse().expect("address")];
-        assert!(client.checked("http://127.0.0.1:8081/v1/boards/x/jobs").is_ok());
+        assert!(
+            client
+                .checked("http://127.0.0.1:8081/v1/boards/x/jobs")
+                .is_ok()
+        );
         for other in [
             "http://127.0.0.1:8082/",
             "http://127.0.0.2:8081/",
