@@ -24,7 +24,6 @@ use boards::LocalBoards;
 use edgar::LocalEdgar;
 use process::{Server, Throttle};
 use report::{BoardPass, SecRun};
-use setup::Watched;
 
 /// Options of the collectors suite.
 #[derive(Debug, Clone, clap::Args)]
