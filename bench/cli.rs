@@ -69,11 +69,13 @@ pub struct Args {
     /// Keep the databases (SQLite file, PostgreSQL database) for profiling afterwards
     #[arg(long)]
     pub keep_db: bool,
-    /// Suites to run: the list-request mix, the delivery engine, or both
+    /// Suites to run: the list-request mix, the delivery engine, both, or the collectors
     #[arg(long, value_enum, default_value = "lists")]
     pub suite: super::delivery::Suite,
     #[command(flatten)]
     pub delivery: super::delivery::DeliveryArgs,
+    #[command(flatten)]
+    pub collectors: super::collectors::CollectorsArgs,
 }
 
 impl Args {

@@ -5,6 +5,7 @@
 
 pub mod about;
 pub mod cli;
+pub mod collectors;
 pub mod database;
 pub mod dataset;
 pub mod delivery;
@@ -53,6 +54,9 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         return explain::explain(url, file).await;
     }
     let signalwatch = about::signalwatch_binary(&args)?;
+    if args.suite == delivery::Suite::Collectors {
+        return collectors::run(&args, &signalwatch).await;
+    }
     if args.suite != delivery::Suite::Lists {
         delivery::run(&args, &signalwatch).await?;
         if args.suite == delivery::Suite::Delivery {

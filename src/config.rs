@@ -103,6 +103,27 @@ pub struct CollectorList {
     pub sec_form_d: bool,
 }
 
+/// Non-public addresses research and the collectors may read, parsed from
+/// `127.0.0.1:8081,10.0.0.5:443`; empty = none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrivateSources(pub Vec<std::net::SocketAddr>);
+
+impl FromStr for PrivateSources {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.split(',')
+            .map(str::trim)
+            .filter(|part| !part.is_empty())
+            .map(|part| {
+                part.parse().map_err(|_| {
+                    format!("private sources are ip:port pairs, comma-separated; got {part:?}")
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(PrivateSources)
+    }
+}
+
 /// The name of the SEC Form D collector.
 pub const SEC_FORM_D: &str = "sec-form-d";
 
@@ -162,6 +183,23 @@ impl Config {
                  \"Example Corp ops@example.com\""
             );
         }
+        if self.unthrottled_sources {
+            let public = [
+                (&self.sec_url, PUBLIC_SEC_URL),
+                (&self.greenhouse_url, PUBLIC_GREENHOUSE_URL),
+                (&self.lever_url, PUBLIC_LEVER_URL),
+                (&self.ashby_url, PUBLIC_ASHBY_URL),
+            ];
+            if let Some((_, url)) = public
+                .iter()
+                .find(|(set, default)| set.trim_end_matches('/') == *default)
+            {
+                anyhow::bail!(
+                    "SIGNALWATCH_UNTHROTTLED_SOURCES is for local test and benchmark sources only, \
+                     and {url} is a public source: point every source URL at your own server"
+                );
+            }
+        }
         Ok(())
     }
 
@@ -182,6 +220,12 @@ impl Config {
         }
     }
 }
+
+/// The public sources, the defaults of their URL settings.
+const PUBLIC_SEC_URL: &str = "https://www.sec.gov";
+const PUBLIC_GREENHOUSE_URL: &str = "https://boards-api.greenhouse.io";
+const PUBLIC_LEVER_URL: &str = "https://api.lever.co";
+const PUBLIC_ASHBY_URL: &str = "https://api.ashbyhq.com";
 
 /// Configuration of `signalwatch serve`.
 #[derive(Debug, Clone, Args)]
@@ -310,7 +354,7 @@ pub struct Config {
         long = "sec-url",
         alias = "sec_url",
         env = "SIGNALWATCH_SEC_URL",
-        default_value = "https://www.sec.gov"
+        default_value = PUBLIC_SEC_URL
     )]
     pub sec_url: String,
 
@@ -323,12 +367,31 @@ pub struct Config {
     )]
     pub sec_user_agent: Option<String>,
 
+    /// Private addresses (`ip:port`, comma-separated) that research and the collectors may read
+    /// though they are not public: a mirror on your own network, or the local sources of tests
+    /// and benchmarks. Every other non-public address stays refused to them
+    #[arg(
+        long = "private-sources",
+        alias = "private_sources",
+        env = "SIGNALWATCH_PRIVATE_SOURCES",
+        default_value = ""
+    )]
+    pub private_sources: PrivateSources,
+
+    /// For tests and benchmarks against your own local sources only: requests to a job-board host
+    /// and to the SEC are not spaced out (the sources' rate limits do not apply to a local
+    /// server). Refused while any source URL is a public default
+    #[arg(long = "unthrottled-sources", alias = "unthrottled_sources",
+          env = "SIGNALWATCH_UNTHROTTLED_SOURCES", default_value_t = false,
+          action = ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    pub unthrottled_sources: bool,
+
     /// Base URL of the Greenhouse job board API
     #[arg(
         long = "greenhouse-url",
         alias = "greenhouse_url",
         env = "SIGNALWATCH_GREENHOUSE_URL",
-        default_value = "https://boards-api.greenhouse.io"
+        default_value = PUBLIC_GREENHOUSE_URL
     )]
     pub greenhouse_url: String,
 
@@ -337,7 +400,7 @@ pub struct Config {
         long = "lever-url",
         alias = "lever_url",
         env = "SIGNALWATCH_LEVER_URL",
-        default_value = "https://api.lever.co"
+        default_value = PUBLIC_LEVER_URL
     )]
     pub lever_url: String,
 
@@ -346,7 +409,7 @@ pub struct Config {
         long = "ashby-url",
         alias = "ashby_url",
         env = "SIGNALWATCH_ASHBY_URL",
-        default_value = "https://api.ashbyhq.com"
+        default_value = PUBLIC_ASHBY_URL
     )]
     pub ashby_url: String,
 
@@ -507,6 +570,59 @@ mod tests {
         assert!(list.sec_form_d);
         assert_eq!("".parse::<CollectorList>(), Ok(CollectorList::default()));
         assert!("lever,workday".parse::<CollectorList>().is_err());
+    }
+
+    #[derive(clap::Parser)]
+    struct Serve {
+        #[command(flatten)]
+        config: Config,
+    }
+
+    fn serve(args: &[&str]) -> Config {
+        use clap::Parser;
+        let args = std::iter::once("serve").chain(args.iter().copied());
+        Serve::try_parse_from(args).expect("valid settings").config
+    }
+
+    #[test]
+    fn unthrottled_sources_are_refused_while_any_source_is_a_public_default() {
+        assert!(serve(&[]).check().is_ok());
+        let public = serve(&[
+            "--unthrottled-sources",
+            "true",
+            "--sec-url",
+            "http://127.0.0.1:1",
+        ]);
+        let refused = public.check().expect_err("a public board API");
+        assert!(
+            refused.to_string().contains(PUBLIC_GREENHOUSE_URL),
+            "{refused}"
+        );
+        let mut args = vec!["--unthrottled-sources"];
+        for flag in [
+            "--sec-url",
+            "--greenhouse-url",
+            "--lever-url",
+            "--ashby-url",
+        ] {
+            args.extend([flag, "http://127.0.0.1:1"]);
+        }
+        assert!(serve(&args).check().is_ok());
+    }
+
+    #[test]
+    fn private_sources_are_ip_and_port_pairs() {
+        let sources: PrivateSources = " 127.0.0.1:8081, [::1]:9000,".parse().expect("valid");
+        assert_eq!(
+            sources.0,
+            [
+                "127.0.0.1:8081".parse().expect("address"),
+                "[::1]:9000".parse().expect("address")
+            ]
+        );
+        assert_eq!("".parse::<PrivateSources>(), Ok(PrivateSources::default()));
+        assert!("mirror.internal:443".parse::<PrivateSources>().is_err());
+        assert!("127.0.0.1".parse::<PrivateSources>().is_err());
     }
 
     #[test]

@@ -63,3 +63,11 @@ pub fn collector_run(collector: &'static str, outcome: &'static str, signals: u6
     metrics::counter!("signalwatch_collector_signals_total", "collector" => collector)
         .increment(signals);
 }
+
+/// Time a collector spent in one stage of its work: `wait` (its turn at the source's host),
+/// `fetch`, `parse`, `match` (the issuer matched to a known company) or `ingest` (the signals
+/// stored, with the bookkeeping of what was seen).
+pub fn collector_stage(collector: &'static str, stage: &'static str, duration: Duration) {
+    metrics::histogram!("signalwatch_collector_stage_seconds", "collector" => collector, "stage" => stage)
+        .record(duration.as_secs_f64());
+}

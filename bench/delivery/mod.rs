@@ -8,7 +8,7 @@ mod cpu;
 mod crash;
 mod phases;
 mod process;
-mod receiver;
+pub mod receiver;
 mod report;
 
 use std::path::Path;
@@ -27,6 +27,8 @@ use report::Figures;
 pub enum Suite {
     Lists,
     Delivery,
+    /// The job-board and SEC collectors at a data set's scale (see `bench/collectors/`).
+    Collectors,
     All,
 }
 

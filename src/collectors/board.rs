@@ -3,6 +3,7 @@
 //! date the ones gone from the board.
 
 use std::collections::HashSet;
+use std::time::Instant;
 
 use super::posting::{DAY_MS, Posting, hiring_record, signal_id};
 use super::{Collectors, ashby, greenhouse, lever};
@@ -16,6 +17,7 @@ use crate::store::board_postings::{KnownPosting, known_postings, remember_postin
 use crate::store::job_boards::BoardRow;
 use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError};
+use crate::telemetry;
 
 /// Largest board answer read: real boards run to several megabytes.
 const MAX_BOARD_BYTES: usize = 32 * 1024 * 1024;
@@ -88,8 +90,9 @@ pub async fn poll_board(
         last_modified: board.last_modified.clone(),
         accept: Some("application/json"),
     };
+    let name = provider.as_str();
     let fetched = collectors
-        .fetch(&url, &request)
+        .fetch(name, &url, &request)
         .await
         .map_err(PollError::Source)?;
     let mut report = PollReport {
@@ -106,14 +109,18 @@ pub async fn poll_board(
         status => return Err(PollError::Source(format!("HTTP {status} from the board"))),
     }
     let body = fetched.body;
+    let parsing = Instant::now();
     let postings = tokio::task::spawn_blocking(move || parse(provider, &body))
         .await
         .map_err(|e| PollError::Source(format!("reading the board failed: {e}")))?
         .map_err(PollError::Source)?;
+    let ingesting = Instant::now();
+    telemetry::collector_stage(name, "parse", ingesting - parsing);
     report.seen = postings.len();
-    let known = known_postings(db, provider.as_str(), &board.token).await?;
+    let known = known_postings(db, name, &board.token).await?;
     report.created = accept_new(db, provider, board, &postings, &known).await?;
     report.gone = date_gone(db, provider, &board.token, &postings, &known).await?;
+    telemetry::collector_stage(name, "ingest", ingesting.elapsed());
     Ok(report)
 }
 

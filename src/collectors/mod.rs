@@ -37,6 +37,7 @@ use crate::domain::time::{format_ms, now_ms};
 use crate::store::collector_runs::{RunRow, record_run, runs};
 use crate::store::job_boards::{PollEnd, boards_to_poll, claim_board, finish_poll};
 use crate::store::{Db, StoreError};
+use crate::telemetry;
 
 /// Bound on one board request, body included.
 const FETCH_TIMEOUT: Duration = Duration::from_secs(30);
@@ -87,8 +88,12 @@ impl Collectors {
             sec: SecCollector::new(config)?,
             interval_ms: (config.collect_interval_seconds as i64).saturating_mul(1000),
             urls: Provider::ALL.map(|p| config.board_api_url(p).to_string()),
-            client: WebhookClient::new(config.allow_private_webhooks, FETCH_TIMEOUT)?,
-            hosts: HostGate::default(),
+            client: WebhookClient::for_sources(config, FETCH_TIMEOUT)?,
+            hosts: HostGate::with_spacing(if config.unthrottled_sources {
+                Duration::ZERO
+            } else {
+                politeness::MIN_SPACING
+            }),
         })
     }
 
@@ -116,10 +121,20 @@ impl Collectors {
         &self.urls[index]
     }
 
-    /// GETs `url` in its host's turn.
-    pub async fn fetch(&self, url: &str, request: &FetchRequest) -> Result<Fetched, String> {
+    /// GETs `url` in its host's turn; the time waited and fetching count for `collector`.
+    pub async fn fetch(
+        &self,
+        collector: &'static str,
+        url: &str,
+        request: &FetchRequest,
+    ) -> Result<Fetched, String> {
+        let asked = std::time::Instant::now();
         let _turn = self.hosts.turn(&host_of(url)).await;
-        self.client.get(url, request).await
+        let turn = std::time::Instant::now();
+        telemetry::collector_stage(collector, "wait", turn - asked);
+        let fetched = self.client.get(url, request).await;
+        telemetry::collector_stage(collector, "fetch", turn.elapsed());
+        fetched
     }
 
     /// Every collector with the figures of its last pass.

@@ -12,9 +12,16 @@ use tokio::time::Instant;
 pub const MIN_SPACING: Duration = Duration::from_millis(500);
 
 /// The turns of every host this process asks. One per process, shared by its collectors.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct HostGate {
     hosts: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Instant>>>>>,
+    spacing: Duration,
+}
+
+impl Default for HostGate {
+    fn default() -> Self {
+        HostGate::with_spacing(MIN_SPACING)
+    }
 }
 
 /// A host's turn: while it is held, no other request goes to that host.
@@ -23,7 +30,16 @@ pub struct HostTurn {
 }
 
 impl HostGate {
-    /// Waits for `host`'s turn: until no request to it is in flight and [`MIN_SPACING`] has
+    /// A gate spacing the requests to one host `spacing` apart ([`MIN_SPACING`] but for local
+    /// benchmark sources).
+    pub fn with_spacing(spacing: Duration) -> HostGate {
+        HostGate {
+            hosts: Mutex::default(),
+            spacing,
+        }
+    }
+
+    /// Waits for `host`'s turn: until no request to it is in flight and the spacing has
     /// passed since the last one started. The request starts now; the turn ends when the
     /// returned value is dropped.
     pub async fn turn(&self, host: &str) -> HostTurn {
@@ -33,7 +49,7 @@ impl HostGate {
         };
         let mut guard = slot.lock_owned().await;
         if let Some(last) = *guard {
-            tokio::time::sleep_until(last + MIN_SPACING).await;
+            tokio::time::sleep_until(last + self.spacing).await;
         }
         *guard = Some(Instant::now());
         HostTurn { _guard: guard }

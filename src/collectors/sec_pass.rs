@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 
 use super::CollectorStatus;
+use super::sec_form_d::source::SPACING;
 use super::sec_form_d::{Edgar, PassReport, run_pass};
 use crate::config::{Config, SEC_FORM_D};
 use crate::delivery::dispatch::Dispatcher;
@@ -43,7 +44,14 @@ impl SecCollector {
     /// The collector as `config` sets it up.
     pub fn new(config: &Config) -> anyhow::Result<SecCollector> {
         let edgar = match config.sec_user_agent() {
-            Some(agent) => Some(Edgar::new(&config.sec_url, agent)?),
+            Some(agent) => {
+                let spacing = if config.unthrottled_sources {
+                    Duration::ZERO
+                } else {
+                    SPACING
+                };
+                Some(Edgar::with_spacing(&config.sec_url, agent, spacing)?)
+            }
             None => None,
         };
         Ok(SecCollector {

@@ -78,6 +78,8 @@ impl PostOutcome {
 pub struct WebhookClient {
     http: reqwest::Client,
     allow_private: bool,
+    /// Non-public `ip:port` destinations a GET of research or a collector may still reach.
+    private_sources: Vec<std::net::SocketAddr>,
     timeout: Duration,
 }
 
@@ -98,6 +100,7 @@ impl WebhookClient {
         Ok(WebhookClient {
             http,
             allow_private,
+            private_sources: Vec::new(),
             timeout,
         })
     }

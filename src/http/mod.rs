@@ -16,7 +16,6 @@ mod openapi_records;
 mod openapi_wire;
 pub mod ops;
 pub mod people;
-
 pub mod overload;
 pub mod rate_limit;
 pub mod request_log;

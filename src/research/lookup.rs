@@ -60,7 +60,7 @@ impl Researcher {
     /// addresses allowed or not).
     pub fn new(config: &Config) -> anyhow::Result<Researcher> {
         Ok(Researcher {
-            client: WebhookClient::new(config.allow_private_webhooks, FETCH_TIMEOUT)?,
+            client: WebhookClient::for_sources(config, FETCH_TIMEOUT)?,
             template: config.research_url_template.clone(),
             enabled: config.research_fetches(),
         })

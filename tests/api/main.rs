@@ -6,6 +6,7 @@ mod acquisition_list;
 mod admin;
 mod bulk_import;
 mod collectors_boards;
+mod collectors_refusals;
 mod collectors_scale_out;
 mod company_list;
 mod concurrent_ingest;

@@ -16,6 +16,7 @@ each_backend!(
     a_pending_domain_is_looked_up_soon_after_it_is_added_and_becomes_the_company_of_its_website,
     a_website_that_cannot_be_read_leaves_its_target_pending_with_the_reason_until_a_later_look_up,
     linkedin_is_never_asked_and_its_targets_resolve_through_the_company_a_website_names,
+    a_website_redirecting_to_a_private_address_is_refused_and_that_address_is_never_asked,
 );
 
 /// How long research may take to look a new target up (the contract: within a minute).
@@ -282,4 +283,57 @@ async fn linkedin_is_never_asked_and_its_targets_resolve_through_the_company_a_w
     );
     let asked: Vec<String> = sources.requests().into_iter().map(|r| r.path).collect();
     assert_eq!(asked, ["/sites/northwind-labs.com/"]);
+}
+
+async fn a_website_redirecting_to_a_private_address_is_refused_and_that_address_is_never_asked(
+    backend: Backend,
+) {
+    let sources = Sources::start().await;
+    // Another server on the machine: a private address the look-up must not reach.
+    let internal = Sources::start().await;
+    internal.website("admin", Page::html(WEBSITE_EXAMPLE));
+    sources.website(
+        "moved-site.com",
+        Page::Redirect(format!("{}/sites/admin/", internal.base)),
+    );
+    sources.website(
+        "metadata-site.com",
+        Page::Redirect("http://169.254.169.254/latest/meta-data/".into()),
+    );
+    sources.website("northwind-labs.com", Page::html(WEBSITE_EXAMPLE));
+    let settings = sources.settings_refusing_other_private_addresses();
+    let args: Vec<&str> = settings.iter().map(String::as_str).collect();
+    let app = TestApp::start_with(backend, &args).await;
+    let team = app.create_team().await;
+    let monitor = app.create_monitor(&team, "Accounts").await;
+    let domains = ["moved-site.com", "metadata-site.com", "northwind-labs.com"];
+    let added = app.add_targets(&team, &monitor, json!(domains)).await;
+    assert_eq!(added.status, 200, "{:?}", added.body);
+
+    // The sources' own address is let through: the website without a redirect is read.
+    let read = wait_for_target(
+        &app,
+        &team,
+        &monitor,
+        "northwind-labs.com",
+        WITHIN_A_MINUTE,
+        |t| t["status"] == "resolved",
+    )
+    .await;
+    assert_eq!(read["company"]["name"], "Northwind Labs GmbH");
+    for domain in ["moved-site.com", "metadata-site.com"] {
+        let refused = wait_for_target(&app, &team, &monitor, domain, WITHIN_A_MINUTE, |t| {
+            t["research_error"].is_string()
+        })
+        .await;
+        assert_eq!(refused["status"], "pending", "{refused}");
+        let error = refused["research_error"].as_str().unwrap_or_default();
+        assert!(error.contains("redirect refused"), "{domain}: {error:?}");
+        assert_eq!(sources.requests_to(&format!("/sites/{domain}/")).len(), 1);
+    }
+    assert!(
+        internal.requests().is_empty(),
+        "nothing reached the private address: {:?}",
+        internal.requests()
+    );
 }

@@ -2,6 +2,8 @@
 //! read it, and store its funding round through the ingest path (fan-out and delivery as for an
 //! import). One pass at a time across every worker; a filing is taken by one worker once.
 
+use std::time::Instant;
+
 use serde::Serialize;
 
 use super::feed::{FeedEntry, parse_feed};
@@ -18,6 +20,7 @@ use crate::store::sec_filings::{
     release_pass_lease, take_pass_lease,
 };
 use crate::store::{Db, StoreError, new_id};
+use crate::telemetry;
 
 /// The collector's name, in settings, the admin API and metrics.
 pub const NAME: &str = "sec-form-d";
@@ -89,11 +92,12 @@ async fn pass(
     on_signal: &(dyn Fn() + Sync),
 ) -> Result<PassReport, StoreError> {
     let mut report = PassReport::default();
-    let entries = match edgar
-        .get(&edgar.feed_url())
-        .await
-        .and_then(|b| parse_feed(&b))
-    {
+    let entries = match edgar.get(&edgar.feed_url()).await.and_then(|body| {
+        let parsing = Instant::now();
+        let entries = parse_feed(&body);
+        telemetry::collector_stage(NAME, "parse", parsing.elapsed());
+        entries
+    }) {
         Ok(entries) => entries,
         Err(error) => {
             tracing::warn!(collector = NAME, %error, "the filings feed could not be read");
@@ -110,9 +114,10 @@ async fn pass(
         entry.filed = entry.filed.or(Some(today));
         let entry = &entry;
         let now = now_ms();
-        let Some(attempt) =
-            claim_filing(db, &entry.accession, now, now + LEASE_MS, MAX_ATTEMPTS).await?
-        else {
+        let claiming = Instant::now();
+        let claimed = claim_filing(db, &entry.accession, now, now + LEASE_MS, MAX_ATTEMPTS).await?;
+        telemetry::collector_stage(NAME, "ingest", claiming.elapsed());
+        let Some(attempt) = claimed else {
             continue;
         };
         report.filings_read += 1;
@@ -142,6 +147,7 @@ async fn pass(
             }
             Err(FilingError::Store(error)) => return Err(error),
         };
+        let finishing = Instant::now();
         finish_filing(
             db,
             &entry.accession,
@@ -151,6 +157,7 @@ async fn pass(
             now_ms(),
         )
         .await?;
+        telemetry::collector_stage(NAME, "ingest", finishing.elapsed());
     }
     Ok(report)
 }
@@ -158,10 +165,14 @@ async fn pass(
 async fn read_filing(db: &Db, edgar: &Edgar, entry: &FeedEntry) -> Result<Read, FilingError> {
     let url = edgar.document_url(&entry.primary_doc_url());
     let body = edgar.get(&url).await.map_err(FilingError::Source)?;
-    let form = parse_filing(&body).map_err(FilingError::Source)?;
+    let parsing = Instant::now();
+    let form = parse_filing(&body);
+    telemetry::collector_stage(NAME, "parse", parsing.elapsed());
+    let form = form.map_err(FilingError::Source)?;
     if form.is_pooled_fund() {
         return Ok(Read::Fund);
     }
+    let storing = Instant::now();
     // An amendment belongs to the offering of the filing it amends.
     let amends = form
         .previous_accession
@@ -175,9 +186,14 @@ async fn read_filing(db: &Db, edgar: &Edgar, entry: &FeedEntry) -> Result<Read, 
             .unwrap_or_else(new_id),
     };
     assign_signal(db, &entry.accession, &offering, &signal_id, now_ms()).await?;
+    let matching = Instant::now();
     let company = issuer_company(db, &form).await?;
+    let ingesting = Instant::now();
+    telemetry::collector_stage(NAME, "match", ingesting - matching);
     let record = funding_record(&form, entry, &offering, &signal_id, &company);
-    let report = ingest_signals(db, SignalType::FundingRound, vec![Ok(record)]).await?;
+    let report = ingest_signals(db, SignalType::FundingRound, vec![Ok(record)]).await;
+    telemetry::collector_stage(NAME, "ingest", (matching - storing) + ingesting.elapsed());
+    let report = report?;
     if let Some(refused) = report.invalid.first() {
         return Err(FilingError::Source(format!(
             "the round was refused: {}",

@@ -6,8 +6,11 @@ use std::time::Duration;
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
+use super::pass::NAME;
+use crate::telemetry;
+
 /// Time between two requests of one process: 8 a second, under the SEC's 10.
-const SPACING: Duration = Duration::from_millis(125);
+pub const SPACING: Duration = Duration::from_millis(125);
 /// Bound on one request, body included.
 const TIMEOUT: Duration = Duration::from_secs(20);
 /// Largest document read; Form D documents and the feed are a few kilobytes.
@@ -19,12 +22,22 @@ pub struct Edgar {
     base_url: String,
     http: reqwest::Client,
     next: Mutex<Instant>,
+    spacing: Duration,
 }
 
 impl Edgar {
     /// A client of the EDGAR at `base_url` (`https://www.sec.gov` in production) that sends
-    /// `user_agent` with every request.
+    /// `user_agent` with every request, [`SPACING`] apart.
     pub fn new(base_url: &str, user_agent: &str) -> anyhow::Result<Edgar> {
+        Edgar::with_spacing(base_url, user_agent, SPACING)
+    }
+
+    /// The same with requests `spacing` apart (zero against a local benchmark EDGAR).
+    pub fn with_spacing(
+        base_url: &str,
+        user_agent: &str,
+        spacing: Duration,
+    ) -> anyhow::Result<Edgar> {
         let http = reqwest::Client::builder()
             .user_agent(user_agent)
             .timeout(TIMEOUT)
@@ -34,6 +47,7 @@ impl Edgar {
             base_url: base_url.trim_end_matches('/').to_string(),
             http,
             next: Mutex::new(Instant::now()),
+            spacing,
         })
     }
 
@@ -56,7 +70,16 @@ impl Edgar {
 
     /// GETs `url` in this process's turn; the body of a 200 answer, else why not.
     pub async fn get(&self, url: &str) -> Result<Vec<u8>, String> {
+        let asked = std::time::Instant::now();
         self.wait_turn().await;
+        let turn = std::time::Instant::now();
+        telemetry::collector_stage(NAME, "wait", turn - asked);
+        let body = self.fetch(url).await;
+        telemetry::collector_stage(NAME, "fetch", turn.elapsed());
+        body
+    }
+
+    async fn fetch(&self, url: &str) -> Result<Vec<u8>, String> {
         let mut response = self
             .http
             .get(url)
@@ -95,7 +118,7 @@ impl Edgar {
         if *next > now {
             tokio::time::sleep_until(*next).await;
         }
-        *next = Instant::now().max(*next) + SPACING;
+        *next = Instant::now().max(*next) + self.spacing;
     }
 }
 

@@ -10,8 +10,12 @@ use reqwest::header::{
 };
 use tokio::time::{Instant, timeout_at};
 
+use std::net::SocketAddr;
+use std::time::Duration;
+
 use super::{WebhookClient, describe, timed_out};
-use crate::domain::webhook_url::WebhookUrl;
+use crate::config::Config;
+use crate::domain::webhook_url::{WebhookUrl, parse_webhook_url};
 
 /// What a GET asks for beyond the URL.
 #[derive(Debug, Clone, Default)]
@@ -100,8 +104,26 @@ impl WebhookClient {
 }
 
 impl WebhookClient {
-    /// The URL when this client may connect to it, else why not.
+    /// The client research and the collectors read public sources with: private addresses
+    /// refused unless `SIGNALWATCH_ALLOW_PRIVATE_WEBHOOKS`, except the `ip:port` pairs of
+    /// `SIGNALWATCH_PRIVATE_SOURCES`.
+    pub fn for_sources(config: &Config, timeout: Duration) -> anyhow::Result<WebhookClient> {
+        let mut client = WebhookClient::new(config.allow_private_webhooks, timeout)?;
+        client.private_sources = config.private_sources.0.clone();
+        Ok(client)
+    }
+
+    /// The URL when this client may connect to it, else why not. A literal address named in
+    /// the private sources passes (the client connects to a literal address without a lookup).
     fn checked(&self, url: &str) -> Result<WebhookUrl, String> {
+        if let Ok(url) = parse_webhook_url(url, true)
+            && let Some(ip) = url.ip()
+            && self
+                .private_sources
+                .contains(&SocketAddr::new(ip, url.port()))
+        {
+            return Ok(url);
+        }
         self.destination(url)
             .map_err(|error| error.replace("the webhook URL", "the URL"))
     }
@@ -172,10 +194,7 @@ async fn read_capped(
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-    use crate::domain::webhook_url::parse_webhook_url;
 
     fn public_client() -> WebhookClient {
         WebhookClient::new(false, Duration::from_secs(1)).expect("client")
@@ -201,6 +220,28 @@ mod tests {
                     .as_ref()
                     .is_err_and(|e| e.starts_with("redirect refused")),
                 "{private}: {refused:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_private_source_named_in_the_settings_passes_and_its_neighbours_do_not() {
+        let mut client = public_client();
+        client.private_sources = vec!["127.0.0.1:8081".parse().expect("address")];
+        assert!(
+            client
+                .checked("http://127.0.0.1:8081/v1/boards/x/jobs")
+                .is_ok()
+        );
+        for other in [
+            "http://127.0.0.1:8082/",
+            "http://127.0.0.2:8081/",
+            "http://localhost:8081/",
+        ] {
+            let refused = client.checked(other);
+            assert!(
+                refused.as_ref().is_err_and(|e| e.contains("refused")),
+                "{other}: {refused:?}"
             );
         }
     }

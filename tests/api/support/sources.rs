@@ -150,6 +150,17 @@ impl Sources {
         ]
     }
 
+    /// The settings that point a service at these sources with every other non-public address
+    /// refused to research and the collectors: only these sources' own address is let through
+    /// (`--private-sources`), so a redirect elsewhere on the machine is refused. The service
+    /// must not allow private webhooks (that lets sources reach any private address).
+    pub fn settings_refusing_other_private_addresses(&self) -> Vec<String> {
+        let mut settings = self.settings();
+        let address = self.base.trim_start_matches("http://").to_string();
+        settings.extend(["--private-sources".to_string(), address]);
+        settings
+    }
+
     /// Scripts what `path` answers (without its query).
     pub fn serve(&self, path: &str, page: Page) {
         self.lock().pages.insert(path.to_string(), page);
