@@ -6,6 +6,7 @@
 
 pub mod collectors;
 pub mod companies;
+mod company_research;
 pub mod credits;
 pub mod deliveries;
 pub mod enrichment;
