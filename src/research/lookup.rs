@@ -114,7 +114,7 @@ impl Researcher {
                 let prepared = prepare_companies(vec![Ok(record)]).discovered();
                 let report = store_companies(db, &mut ImportSession::new(), prepared).await?;
                 let company_id = report.ids.first().cloned().unwrap_or_default();
-                tracing::info!(domain, company = %name, company_id, boards, "research found the company");
+                tracing::info!(domain, company = %name, company_id = %company_id, boards, "research found the company");
                 metrics::counter!("signalwatch_research_lookups_total", "outcome" => "found")
                     .increment(1);
                 Ok(Researched::Found { company_id })

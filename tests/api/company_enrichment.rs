@@ -38,7 +38,9 @@ async fn start(backend: Backend, sources: &Sources) -> (TestApp, Team) {
 }
 
 async fn companies(app: &TestApp, team: &Team, query: &str) -> TestResponse {
-    let response = app.get(&format!("/api/v2/companies?{query}"), &team.key).await;
+    let response = app
+        .get(&format!("/api/v2/companies?{query}"), &team.key)
+        .await;
     assert_eq!(response.status, 200, "{:?}", response.body);
     response
 }
@@ -85,8 +87,8 @@ async fn a_missed_domain_is_researched_and_listed_in_the_same_answer_when_the_re
 
     assert_eq!(names(&found), ["Northwind Labs GmbH"]);
     let company = &found.data()[0];
-    assert_eq!(company["domain"], NORTHWIND);
-    assert_eq!(company["country"], "DE");
+    assert_eq!(company["website"], "https://northwind-labs.com");
+    assert_eq!(company["headquartersCountry"], "DE");
     assert_eq!(company["foundedYear"], 2019);
     assert_eq!(found.body["pagination"]["totalCount"], 1);
     assert_eq!(found.body["meta"]["creditsUsed"], 1);
@@ -113,7 +115,10 @@ async fn without_waiting_the_first_answer_is_empty_and_a_later_request_finds_the
     let sources = Sources::start().await;
     sources.website(
         NORTHWIND,
-        Page::Slow(Duration::from_millis(500), Box::new(Page::html(WEBSITE_EXAMPLE))),
+        Page::Slow(
+            Duration::from_millis(500),
+            Box::new(Page::html(WEBSITE_EXAMPLE)),
+        ),
     );
     let (app, team) = start(backend, &sources).await;
 
@@ -133,7 +138,10 @@ async fn without_waiting_the_first_answer_is_empty_and_a_later_request_finds_the
         if names(&later) == ["Northwind Labs GmbH"] {
             break;
         }
-        assert!(Instant::now() < until, "the look-up never stored the company");
+        assert!(
+            Instant::now() < until,
+            "the look-up never stored the company"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(credits(&app, &team).await, 100 - asked);
@@ -193,7 +201,10 @@ async fn concurrent_requests_for_one_domain_fetch_its_website_once(backend: Back
     let sources = Sources::start().await;
     sources.website(
         NORTHWIND,
-        Page::Slow(Duration::from_secs(1), Box::new(Page::html(WEBSITE_EXAMPLE))),
+        Page::Slow(
+            Duration::from_secs(1),
+            Box::new(Page::html(WEBSITE_EXAMPLE)),
+        ),
     );
     let (app, team) = start(backend, &sources).await;
 

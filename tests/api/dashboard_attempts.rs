@@ -57,7 +57,9 @@ async fn each_attempt_on_the_delivery_page_shows_the_start_of_what_the_receiver_
 
 async fn an_attempt_that_got_no_answer_shows_no_response(backend: Backend) {
     let watching = Watching::start(backend, &[]).await;
-    watching.receiver.script([Answer::Hang, Answer::Hang, Answer::Hang]);
+    watching
+        .receiver
+        .script([Answer::Hang, Answer::Hang, Answer::Hang]);
     watching.ingest("funding", json!([acme_round("r1")])).await;
     let delivery = watching.wait_for_delivery("failed").await;
     let delivery_id = delivery["id"].as_str().expect("delivery id");
