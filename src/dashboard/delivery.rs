@@ -1,5 +1,5 @@
-//! A delivery's page: its event, every attempt (time, status, duration, error), the last
-//! response excerpt, and `Retry`.
+//! A delivery's page: its event, every attempt (time, status, duration, error, what the receiver
+//! answered), the last response excerpt, and `Retry`.
 
 use askama::Template;
 use axum::extract::{Path, State};
@@ -20,6 +20,8 @@ pub struct AttemptItem {
     pub status: String,
     pub duration_ms: i64,
     pub error: String,
+    /// The first bytes of the receiver's answer; empty when it sent none (or no answer came).
+    pub response: String,
 }
 
 #[derive(Template)]
@@ -77,6 +79,7 @@ pub async fn show(
                     .unwrap_or_else(|| "no answer".into()),
                 duration_ms: a.duration_ms,
                 error: a.error.unwrap_or_default(),
+                response: a.response_excerpt.unwrap_or_default(),
             })
             .collect(),
         id: d.id,

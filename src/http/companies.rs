@@ -1,5 +1,7 @@
 //! `GET /companies`: the filterable, paginated company list (credit-consuming).
 
+use std::time::Duration;
+
 use axum::extract::State;
 use axum::response::Response;
 
@@ -13,7 +15,7 @@ use crate::http::signals::params::{
     sorting, text,
 };
 use crate::http::state::AppState;
-use crate::service::companies::{self, CompanyListRequest, CompanyQuery};
+use crate::service::companies::{self, CompanyListRequest, CompanyQuery, EnrichOnMiss};
 
 const ALLOWED: &[&str] = &[
     "page",
@@ -41,6 +43,9 @@ const ALLOWED: &[&str] = &[
     "enrich_wait",
     "enrich_timeout",
 ];
+/// Seconds `enrich_wait` waits when `enrich_timeout` is not given.
+const DEFAULT_ENRICH_TIMEOUT: i64 = 10;
+
 /// The `sort_by` values and the columns they sort on.
 pub const SORTS: &[(&str, &str)] = &[
     ("name", "lower(c.name)"),
@@ -78,10 +83,7 @@ pub fn allowed() -> &'static [&'static str] {
 pub fn parse_request(q: &QueryParams) -> Result<CompanyListRequest, ApiError> {
     q.allow_only(ALLOWED)?;
     one_of(q, "filter_version", &["1", "2"])?;
-    // Research on a miss is the research worker's; this list only checks the parameters.
-    flag(q, "enrich_on_miss")?;
-    flag(q, "enrich_wait")?;
-    q.int_in_range("enrich_timeout", 1, 30)?;
+    let enrich = enrich_on_miss(q)?;
     let paging = paging(q)?;
     let (sort_column, order) = sorting(q, SORTS, "name")?;
     let (employee_min, employee_max) = int_range(q, "employee_count_min", "employee_count_max", 0)?;
@@ -106,5 +108,19 @@ pub fn parse_request(q: &QueryParams) -> Result<CompanyListRequest, ApiError> {
         domains: company_domains(q, "domain")?,
         linkedin_pages: company_linkedin_urls(q, "linkedin_url")?,
         paging,
+        enrich,
     })
+}
+
+/// `enrich_on_miss`, with how long to wait for it: `enrich_timeout` seconds (default
+/// [`DEFAULT_ENRICH_TIMEOUT`]) when `enrich_wait` is true. Each is checked even when unused.
+fn enrich_on_miss(q: &QueryParams) -> Result<Option<EnrichOnMiss>, ApiError> {
+    let on_miss = flag(q, "enrich_on_miss")?.unwrap_or(false);
+    let wait = flag(q, "enrich_wait")?.unwrap_or(false);
+    let timeout = q
+        .int_in_range("enrich_timeout", 1, 30)?
+        .unwrap_or(DEFAULT_ENRICH_TIMEOUT);
+    Ok(on_miss.then(|| EnrichOnMiss {
+        wait: wait.then(|| Duration::from_secs(timeout as u64)),
+    }))
 }

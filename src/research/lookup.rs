@@ -13,6 +13,7 @@ use crate::domain::company::CompanyRecord;
 use crate::domain::time::now_ms;
 use crate::ingest::session::ImportSession;
 use crate::ingest::{prepare_companies, store_companies};
+use crate::research::on_demand::{Researched, Running};
 use crate::research::website::{WebsiteFacts, read_website};
 use crate::store::targets::{domains_due, hold_domain, record_research_failure};
 use crate::store::{Db, StoreError};
@@ -24,7 +25,7 @@ pub const MAX_PAGE_BYTES: usize = 2 * 1024 * 1024;
 /// Most redirects followed, each target checked again.
 const MAX_REDIRECTS: usize = 3;
 /// How long a worker holds a domain while it looks it up.
-const HOLD_MS: i64 = 2 * 60 * 1000;
+pub(super) const HOLD_MS: i64 = 2 * 60 * 1000;
 /// Most domains looked up per round.
 const BATCH: i64 = 50;
 /// First wait after a failed look-up; each further failure doubles it, up to [`MAX_BACKOFF_MS`].
@@ -46,6 +47,9 @@ pub struct Researcher {
     client: WebhookClient,
     template: String,
     enabled: bool,
+    /// The look-ups requests asked for that are under way in this process, and the domains
+    /// whose look-up failed lately.
+    pub(super) running: Running,
 }
 
 /// What one round of look-ups did.
@@ -63,6 +67,7 @@ impl Researcher {
             client: WebhookClient::for_sources(config, FETCH_TIMEOUT)?,
             template: config.research_url_template.clone(),
             enabled: config.research_fetches(),
+            running: Running::default(),
         })
     }
 
@@ -84,15 +89,22 @@ impl Researcher {
                 continue;
             };
             report.looked_up += 1;
-            if self.look_up(db, &domain, failures).await? {
+            if let Researched::Found { .. } = self.look_up(db, &domain, failures).await? {
                 report.resolved += 1;
             }
         }
         Ok(report)
     }
 
-    /// Looks one domain up; true when it became a company.
-    async fn look_up(&self, db: &Db, domain: &str, failures: i64) -> Result<bool, StoreError> {
+    /// Looks one domain up (`failures`: its failed look-ups so far) and stores what came of it:
+    /// the company, or the reason on the domain's pending targets with the next look-up due
+    /// after a backoff. Only a store error is an error.
+    pub(super) async fn look_up(
+        &self,
+        db: &Db,
+        domain: &str,
+        failures: i64,
+    ) -> Result<Researched, StoreError> {
         match self.read_site(domain).await {
             Ok(facts) => {
                 let boards = facts.job_boards.len();
@@ -101,14 +113,14 @@ impl Researcher {
                 // The company, its job boards and the targets it resolves, in one transaction.
                 let prepared = prepare_companies(vec![Ok(record)]).discovered();
                 let report = store_companies(db, &mut ImportSession::new(), prepared).await?;
-                let company_id = report.ids.first().map(String::as_str).unwrap_or_default();
-                tracing::info!(domain, company = %name, company_id, boards, "research found the company");
+                let company_id = report.ids.first().cloned().unwrap_or_default();
+                tracing::info!(domain, company = %name, company_id = %company_id, boards, "research found the company");
                 metrics::counter!("signalwatch_research_lookups_total", "outcome" => "found")
                     .increment(1);
-                Ok(true)
+                Ok(Researched::Found { company_id })
             }
             Err(error) => {
-                let due_at = now_ms() + backoff_ms(failures + 1);
+                let retry_at = now_ms() + backoff_ms(failures + 1);
                 tracing::info!(
                     domain,
                     error,
@@ -117,8 +129,11 @@ impl Researcher {
                 );
                 metrics::counter!("signalwatch_research_lookups_total", "outcome" => "failed")
                     .increment(1);
-                record_research_failure(db, domain, &error, due_at).await?;
-                Ok(false)
+                record_research_failure(db, domain, &error, retry_at).await?;
+                Ok(Researched::Failed {
+                    reason: error,
+                    retry_at,
+                })
             }
         }
     }

@@ -1,8 +1,9 @@
 //! Target research: matching pending targets to companies that have become known, looking
-//! pending domains up on their websites, and keeping member-profile targets at the company where
-//! the person works now.
+//! pending domains up on their websites (and, on request, domains the company list missed), and
+//! keeping member-profile targets at the company where the person works now.
 
 pub mod lookup;
+pub mod on_demand;
 pub mod website;
 pub mod worker;
 

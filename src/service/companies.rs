@@ -1,13 +1,16 @@
-//! The company list: filter, count, and read one charged page of Company records.
+//! The company list: filter, count, and read one charged page of Company records; a domain no
+//! known company has may be researched first (`enrich_on_miss`).
 
 use serde_json::Value;
 
+use super::company_research::research_misses;
 use super::credits::{ChargedPage, charged_page};
 use super::lists::{Paging, strict_company_ids};
 use super::{ServiceError, Services, TeamContext};
 use crate::store::StoreError;
 use crate::store::company_lists::{count_companies, list_companies};
 
+pub use super::company_research::EnrichOnMiss;
 pub use crate::store::company_lists::{CompanyQuery, CompanyRow};
 
 /// A validated company list request. `query` holds every filter but the ids, which come from
@@ -20,6 +23,8 @@ pub struct CompanyListRequest {
     /// Normalized LinkedIn company keys the list is limited to.
     pub linkedin_pages: Vec<String>,
     pub paging: Paging,
+    /// Research the domains when no known company has them.
+    pub enrich: Option<EnrichOnMiss>,
 }
 
 /// One page of the company list with the number of matching companies.
@@ -29,7 +34,9 @@ pub struct CompanyPage {
     pub page: ChargedPage<Value>,
 }
 
-/// Lists one page of companies, charging one credit unless only the count is asked.
+/// Lists one page of companies, charging one credit unless only the count is asked. With
+/// `enrich`, domains that no known company has are researched first (and waited for as asked);
+/// the charge is the same whatever the research finds.
 pub async fn list(
     services: &Services,
     ctx: &TeamContext,
@@ -40,10 +47,18 @@ pub async fn list(
         domains,
         linkedin_pages,
         paging,
+        enrich,
     } = request;
     query.limit = paging.limit;
     query.offset = paging.offset();
     query.ids = strict_company_ids(&services.db, &domains, &linkedin_pages).await?;
+    let missed = query.ids.as_ref().is_some_and(Vec::is_empty);
+    if let Some(enrich) = enrich.filter(|_| missed) {
+        let charged = !paging.count_only;
+        if research_misses(services, ctx.team(), charged, &domains, enrich).await? {
+            query.ids = strict_company_ids(&services.db, &domains, &linkedin_pages).await?;
+        }
+    }
     let total = count_companies(&services.db, &services.counts, &query).await?;
     let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_companies(&services.db, &services.counts, &query).await?;

@@ -7,6 +7,7 @@
 pub mod bulk_load;
 pub mod collectors;
 pub mod companies;
+mod company_research;
 pub mod credits;
 pub mod deliveries;
 pub mod enrichment;

@@ -36,6 +36,9 @@ pub struct AttemptRow {
     pub response_status: Option<i64>,
     pub duration_ms: i64,
     pub error: Option<String>,
+    /// The first bytes of the receiver's answer (at most 1 KiB); `None` when no answer came or
+    /// the attempt predates the excerpts.
+    pub response_excerpt: Option<String>,
 }
 
 /// Where a page of deliveries starts: strictly after (older than) this delivery.
@@ -151,7 +154,7 @@ pub async fn list_attempts(
     delivery_id: &str,
 ) -> Result<Vec<AttemptRow>, StoreError> {
     Ok(on_db!(db, |pool| sqlx::query_as::<_, AttemptRow>(
-        "SELECT a.attempted_at, a.response_status, a.duration_ms, a.error \
+        "SELECT a.attempted_at, a.response_status, a.duration_ms, a.error, a.response_excerpt \
          FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id \
          WHERE a.delivery_id = $1 AND d.team_id = $2 ORDER BY a.attempt"
     )

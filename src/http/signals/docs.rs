@@ -262,10 +262,14 @@ pub struct CompanyListParams {
     count: Option<String>,
     /// `1` or `2`; no effect.
     filter_version: Option<String>,
-    /// Research the domain when nothing matches.
+    /// true: when no known company has the `domain`, look its website up (as research does
+    /// for a pending domain target) and store the company it names; the page is charged as
+    /// usual, and a failed look-up leaves the list empty. Nothing is fetched when website
+    /// look-ups are off.
     enrich_on_miss: Option<String>,
-    /// Wait for that research.
+    /// true: wait up to enrich_timeout for that look-up, and list the company it found in this
+    /// response; otherwise answer at once (empty) while the look-up goes on.
     enrich_wait: Option<String>,
-    /// 1-30 seconds (default 10).
+    /// Longest wait of enrich_wait, 1-30 seconds (default 10).
     enrich_timeout: Option<i64>,
 }

@@ -23,6 +23,9 @@ pub struct AttemptRecord {
     /// HTTP status; `None` when no answer came.
     pub response_status: Option<i64>,
     pub response_body: String,
+    /// What the attempt keeps of the answer (the first bytes of the body); `None` when no answer
+    /// came.
+    pub response_excerpt: Option<String>,
     pub duration_ms: i64,
     pub error: Option<String>,
     /// `Pending` (retry at `next_attempt_at`), `Done` or `Failed`.
@@ -124,7 +127,7 @@ async fn insert_attempts(tx: &mut Tx, applied: &[&AttemptRecord]) -> Result<(), 
     if applied.is_empty() {
         return Ok(());
     }
-    let mut values = Vec::with_capacity(applied.len() * 6);
+    let mut values = Vec::with_capacity(applied.len() * 7);
     for r in applied {
         values.extend([
             Val::text(&r.delivery_id),
@@ -133,12 +136,13 @@ async fn insert_attempts(tx: &mut Tx, applied: &[&AttemptRecord]) -> Result<(), 
             Val::Int(r.response_status),
             Val::Int(Some(r.duration_ms)),
             Val::opt(&r.error),
+            Val::opt(&r.response_excerpt),
         ]);
     }
     let stmt = RowStatement {
         head: "INSERT INTO delivery_attempts (delivery_id, attempt, attempted_at, \
-               response_status, duration_ms, error) VALUES ",
-        template: "(?, ?, ?, ?, ?, ?)",
+               response_status, duration_ms, error, response_excerpt) VALUES ",
+        template: "(?, ?, ?, ?, ?, ?, ?)",
         tail: " ON CONFLICT DO NOTHING",
     };
     execute_rows(tx, &stmt, &values).await?;

@@ -1,8 +1,9 @@
 //! A local stand-in for the public sources research and the collectors read: company websites
 //! and the Greenhouse, Lever and Ashby board APIs, served in their real shapes from loopback.
 //! Each path answers what the test scripted (a page, a board, an error status, a redirect, a
-//! hang); an unscripted path is a 404, as an unknown board is. Every request is recorded with
-//! its headers, and a page with an ETag answers 304 to a request that names it.
+//! hang, a page after a delay); an unscripted path is a 404, as an unknown board is. Every
+//! request is recorded with its headers, and a page with an ETag answers 304 to a request that
+//! names it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -44,6 +45,8 @@ pub enum Page {
     Redirect(String),
     /// Never answers.
     Hang,
+    /// This page, after this long.
+    Slow(std::time::Duration, Box<Page>),
 }
 
 impl Page {
@@ -224,11 +227,19 @@ async fn answer(State(shared): State<Arc<Mutex<Shared>>>, request: Request) -> R
         });
         shared.pages.get(&path).cloned()
     };
+    let page = match page {
+        Some(Page::Slow(after, page)) => {
+            tokio::time::sleep(after).await;
+            Some(*page)
+        }
+        page => page,
+    };
     let response = Response::builder();
     match page {
         None => status(404, r#"{"ok": false, "error": "Document not found"}"#),
         Some(Page::Status(code)) => status(code, "source error"),
         Some(Page::Hang) => std::future::pending().await,
+        Some(Page::Slow(..)) => status(500, "a slow page inside a slow page"),
         Some(Page::Redirect(location)) => response
             .status(StatusCode::FOUND)
             .header("location", location)
