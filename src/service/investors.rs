@@ -69,7 +69,7 @@ pub async fn list(
     query.limit = paging.limit;
     query.offset = paging.offset();
     let total = count_investors(&services.db, &services.counts, &query).await?;
-    let page = charged_page(&services.db, ctx.team(), paging.count_only, || async {
+    let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_investors(&services.db, &query).await?;
         Ok(rows.iter().map(investor_record).collect())
     })

@@ -253,7 +253,7 @@ pub async fn list(
     query.offset = paging.offset();
     query.company_ids = strict_company_ids(&services.db, &domains, &linkedin_pages).await?;
     let total = count_people(&services.db, &services.counts, &query).await?;
-    let page = charged_page(&services.db, ctx.team(), paging.count_only, || async {
+    let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_people(&services.db, &query).await?;
         let ids: Vec<String> = rows.iter().map(|r| r.signal_id.clone()).collect();
         let signals: HashMap<String, MatchedSignalRow> = matched_signals(&services.db, &ids)

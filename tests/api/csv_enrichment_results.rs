@@ -307,7 +307,7 @@ async fn results_are_paged_by_cursor_in_input_order(backend: Backend) {
 
     let bad_cursor = lists
         .app
-        .get(&job_path(&id, "cursor=nonsense"), &lists.team.key)
+        .get(&job_path(&id, "cursor=not-a-cursor"), &lists.team.key)
         .await;
     assert_error(&bad_cursor, 400, "invalid_company_payload");
     let unknown = lists
