@@ -8,6 +8,9 @@ use crate::each_backend;
 use crate::lists_support::{Lists, assert_bad_request, import_signals, keys_of, sorted};
 use crate::support::Backend;
 
+/// Query parameters of one request, and the names the answer lists, in order.
+type QueryExpectation<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str]);
+
 each_backend!(
     the_investor_list_answers_in_the_paginated_envelope_and_charges_one_credit,
     an_investor_is_aggregated_over_every_round_that_names_it,
@@ -212,7 +215,7 @@ async fn an_investor_is_aggregated_over_every_round_that_names_it(backend: Backe
 
 async fn type_groups_match_the_free_text_types_of_their_group(backend: Backend) {
     let lists = investors_fixture(backend).await;
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
+    let cases: &[QueryExpectation<'_>] = &[
         (&[("type", "vc")], &[SEQUOIA, INITRODE]),
         (&[("type", "corporate")], &[INITRODE]),
         (&[("type", "angel")], &[JANE]),

@@ -9,6 +9,9 @@ use crate::each_backend;
 use crate::lists_support::{Lists, assert_bad_request, import_signals, keys_of, sorted};
 use crate::support::Backend;
 
+/// Query parameters of one request, and the names the answer lists, in order.
+type QueryExpectation<'a> = (&'a [(&'a str, &'a str)], &'a [&'a str]);
+
 each_backend!(
     the_people_list_answers_in_the_paginated_envelope_and_charges_one_credit,
     a_person_has_exactly_the_documented_fields_and_the_signal_that_matched,
@@ -247,7 +250,7 @@ async fn titles_match_whole_words_and_their_abbreviations(backend: Backend) {
 async fn functions_and_seniorities_come_from_the_title(backend: Backend) {
     let lists = people_fixture(backend).await;
     let all_time = ("signal_date_range", "10y");
-    let cases: &[(&[(&str, &str)], &[&str])] = &[
+    let cases: &[QueryExpectation<'_>] = &[
         (&[("function", "engineering"), all_time], &[SARAH, MICHAEL]),
         (&[("function", "sales"), all_time], &[OLGA]),
         (
