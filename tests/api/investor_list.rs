@@ -104,27 +104,6 @@ async fn investors_fixture(backend: Backend) -> Lists {
     lists
 }
 
-async fn names(lists: &Lists, params: &[(&str, &str)]) -> Vec<String> {
-    lists
-        .rows(INVESTORS, params)
-        .await
-        .iter()
-        .map(|r| r["name"].as_str().expect("name").to_string())
-        .collect()
-}
-
-async fn names_sorted(lists: &Lists, params: &[(&str, &str)]) -> Vec<String> {
-    let mut names = names(lists, params).await;
-    names.sort();
-    names
-}
-
-fn owned(names: &[&str]) -> Vec<String> {
-    let mut names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    names.sort();
-    names
-}
-
 async fn the_investor_list_answers_in_the_paginated_envelope_and_charges_one_credit(
     backend: Backend,
 ) {
@@ -226,8 +205,8 @@ async fn type_groups_match_the_free_text_types_of_their_group(backend: Backend) 
     ];
     for (params, expected) in cases {
         assert_eq!(
-            names_sorted(&lists, params).await,
-            owned(expected),
+            lists.sorted_names(INVESTORS, params).await,
+            sorted(expected),
             "{params:?}"
         );
     }
@@ -237,16 +216,20 @@ async fn search_matches_any_part_of_the_name_or_the_type(backend: Backend) {
     let lists = investors_fixture(backend).await;
 
     assert_eq!(
-        names_sorted(&lists, &[("search", "APITAL")]).await,
-        owned(&[SEQUOIA])
+        lists.sorted_names(INVESTORS, &[("search", "APITAL")]).await,
+        sorted(&[SEQUOIA])
     );
     assert_eq!(
-        names_sorted(&lists, &[("search", "network")]).await,
-        owned(&[JANE])
+        lists
+            .sorted_names(INVESTORS, &[("search", "network")])
+            .await,
+        sorted(&[JANE])
     );
     assert_eq!(
-        names_sorted(&lists, &[("search", "nothing like it")]).await,
-        owned(&[])
+        lists
+            .sorted_names(INVESTORS, &[("search", "nothing like it")])
+            .await,
+        sorted(&[])
     );
 }
 
@@ -256,16 +239,20 @@ async fn countries_are_those_of_the_funded_companies_and_unknowns_survive_exclus
     let lists = investors_fixture(backend).await;
 
     assert_eq!(
-        names_sorted(&lists, &[("countries", "US")]).await,
-        owned(&[SEQUOIA, BARE])
+        lists.sorted_names(INVESTORS, &[("countries", "US")]).await,
+        sorted(&[SEQUOIA, BARE])
     );
     assert_eq!(
-        names_sorted(&lists, &[("countries", "Germany")]).await,
-        owned(&[SEQUOIA, JANE, FAMILY])
+        lists
+            .sorted_names(INVESTORS, &[("countries", "Germany")])
+            .await,
+        sorted(&[SEQUOIA, JANE, FAMILY])
     );
     assert_eq!(
-        names_sorted(&lists, &[("exclude_countries", "DE")]).await,
-        owned(&[BARE, INITRODE])
+        lists
+            .sorted_names(INVESTORS, &[("exclude_countries", "DE")])
+            .await,
+        sorted(&[BARE, INITRODE])
     );
 }
 
@@ -273,23 +260,28 @@ async fn ticket_sizes_bound_the_smallest_and_largest_dollar_round(backend: Backe
     let lists = investors_fixture(backend).await;
 
     assert_eq!(
-        names_sorted(&lists, &[("ticket_size_min", "1000000")]).await,
-        owned(&[SEQUOIA, JANE, BARE])
+        lists
+            .sorted_names(INVESTORS, &[("ticket_size_min", "1000000")])
+            .await,
+        sorted(&[SEQUOIA, JANE, BARE])
     );
     assert_eq!(
-        names_sorted(&lists, &[("ticket_size_max", "2000000")]).await,
-        owned(&[BARE, FAMILY])
+        lists
+            .sorted_names(INVESTORS, &[("ticket_size_max", "2000000")])
+            .await,
+        sorted(&[BARE, FAMILY])
     );
     assert_eq!(
-        names_sorted(
-            &lists,
-            &[
-                ("ticket_size_min", "1000000"),
-                ("ticket_size_max", "2000000")
-            ]
-        )
-        .await,
-        owned(&[BARE])
+        lists
+            .sorted_names(
+                INVESTORS,
+                &[
+                    ("ticket_size_min", "1000000"),
+                    ("ticket_size_max", "2000000")
+                ]
+            )
+            .await,
+        sorted(&[BARE])
     );
 }
 
@@ -297,8 +289,10 @@ async fn headquarters_is_never_known_so_it_matches_nothing(backend: Backend) {
     let lists = investors_fixture(backend).await;
 
     assert_eq!(
-        names(&lists, &[("headquarters", "Menlo Park")]).await,
-        owned(&[])
+        lists
+            .names(INVESTORS, &[("headquarters", "Menlo Park")])
+            .await,
+        sorted(&[])
     );
 }
 
@@ -308,45 +302,66 @@ async fn the_first_seen_day_is_what_the_dates_filter(backend: Backend) {
     let yesterday = today.checked_sub_days(Days::new(1)).unwrap().to_string();
 
     assert_eq!(
-        names(&lists, &[("dateFrom", &today.to_string())])
+        lists
+            .names(INVESTORS, &[("dateFrom", &today.to_string())])
             .await
             .len(),
         5
     );
-    assert_eq!(names(&lists, &[("dateTo", &yesterday)]).await, owned(&[]));
-    assert_eq!(names(&lists, &[("date_preset", "today")]).await.len(), 5);
+    assert_eq!(
+        lists.names(INVESTORS, &[("dateTo", &yesterday)]).await,
+        sorted(&[])
+    );
+    assert_eq!(
+        lists
+            .names(INVESTORS, &[("date_preset", "today")])
+            .await
+            .len(),
+        5
+    );
 }
 
 async fn investors_sort_by_every_field_and_page_without_repeats(backend: Backend) {
     let lists = investors_fixture(backend).await;
 
     assert_eq!(
-        names(&lists, &[("sort_by", "name"), ("sort_order", "asc")]).await,
+        lists
+            .names(INVESTORS, &[("sort_by", "name"), ("sort_order", "asc")])
+            .await,
         [BARE, FAMILY, INITRODE, JANE, SEQUOIA]
     );
     assert_eq!(
-        names(&lists, &[("sort_by", "ticket_size_max")]).await,
+        lists
+            .names(INVESTORS, &[("sort_by", "ticket_size_max")])
+            .await,
         [SEQUOIA, JANE, BARE, FAMILY, INITRODE],
         "largest first (ties by name, descending), unknown last"
     );
     assert_eq!(
-        names(
-            &lists,
-            &[("sort_by", "ticket_size_min"), ("sort_order", "asc")]
-        )
-        .await,
+        lists
+            .names(
+                INVESTORS,
+                &[("sort_by", "ticket_size_min"), ("sort_order", "asc")]
+            )
+            .await,
         [FAMILY, BARE, SEQUOIA, JANE, INITRODE]
     );
     let mut paged = Vec::new();
     for page in ["1", "2", "3"] {
-        paged.extend(names(&lists, &[("limit", "2"), ("page", page)]).await);
+        paged.extend(
+            lists
+                .names(INVESTORS, &[("limit", "2"), ("page", page)])
+                .await,
+        );
     }
     assert_eq!(paged.len(), 5);
     paged.sort();
-    assert_eq!(paged, owned(&[SEQUOIA, JANE, BARE, INITRODE, FAMILY]));
+    assert_eq!(paged, sorted(&[SEQUOIA, JANE, BARE, INITRODE, FAMILY]));
     assert_eq!(
-        names(&lists, &[("page", "4"), ("limit", "2")]).await,
-        owned(&[])
+        lists
+            .names(INVESTORS, &[("page", "4"), ("limit", "2")])
+            .await,
+        sorted(&[])
     );
 }
 

@@ -117,6 +117,22 @@ impl Lists {
         self.app.get(&url(path, params), &self.team.key).await
     }
 
+    /// The `name` of each row of a page, in the order listed.
+    pub async fn names(&self, path: &str, params: &[(&str, &str)]) -> Vec<String> {
+        self.rows(path, params)
+            .await
+            .iter()
+            .map(|r| r["name"].as_str().expect("name").to_string())
+            .collect()
+    }
+
+    /// The `name` of each row of a page, sorted.
+    pub async fn sorted_names(&self, path: &str, params: &[(&str, &str)]) -> Vec<String> {
+        let mut names = self.names(path, params).await;
+        names.sort();
+        names
+    }
+
     /// The records of a successful list answer.
     pub async fn rows(&self, path: &str, params: &[(&str, &str)]) -> Vec<Value> {
         let response = self.get(path, params).await;

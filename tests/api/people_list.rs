@@ -116,27 +116,6 @@ const EVE: &str = "Eve A.";
 const OLGA: &str = "Olga I.";
 const MICHAEL: &str = "Michael R.";
 
-async fn names(lists: &Lists, params: &[(&str, &str)]) -> Vec<String> {
-    lists
-        .rows(PEOPLE, params)
-        .await
-        .iter()
-        .map(|r| r["name"].as_str().expect("name").to_string())
-        .collect()
-}
-
-async fn names_sorted(lists: &Lists, params: &[(&str, &str)]) -> Vec<String> {
-    let mut names = names(lists, params).await;
-    names.sort();
-    names
-}
-
-fn owned(names: &[&str]) -> Vec<String> {
-    let mut names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    names.sort();
-    names
-}
-
 async fn the_people_list_answers_in_the_paginated_envelope_and_charges_one_credit(
     backend: Backend,
 ) {
@@ -209,21 +188,27 @@ async fn people_without_a_signal_in_the_window_are_left_out(backend: Backend) {
     let lists = people_fixture(backend).await;
 
     assert_eq!(
-        names_sorted(&lists, &[]).await,
-        owned(&[SARAH, TOM, EVE, MICHAEL]),
+        lists.sorted_names(PEOPLE, &[]).await,
+        sorted(&[SARAH, TOM, EVE, MICHAEL]),
         "Olga's company was last in the news 800 days ago"
     );
     assert_eq!(
-        names_sorted(&lists, &[("signal_date_range", "3y")]).await,
-        owned(&[SARAH, TOM, EVE, MICHAEL, OLGA])
+        lists
+            .sorted_names(PEOPLE, &[("signal_date_range", "3y")])
+            .await,
+        sorted(&[SARAH, TOM, EVE, MICHAEL, OLGA])
     );
     assert_eq!(
-        names_sorted(&lists, &[("signal_date_range", "7d")]).await,
-        owned(&[TOM, EVE, MICHAEL])
+        lists
+            .sorted_names(PEOPLE, &[("signal_date_range", "7d")])
+            .await,
+        sorted(&[TOM, EVE, MICHAEL])
     );
     assert_eq!(
-        names_sorted(&lists, &[("signal_date_range", "1w")]).await,
-        owned(&[TOM, EVE, MICHAEL])
+        lists
+            .sorted_names(PEOPLE, &[("signal_date_range", "1w")])
+            .await,
+        sorted(&[TOM, EVE, MICHAEL])
     );
 }
 
@@ -240,8 +225,10 @@ async fn titles_match_whole_words_and_their_abbreviations(backend: Backend) {
     ];
     for (title, expected) in cases {
         assert_eq!(
-            names_sorted(&lists, &[("title", title), ("signal_date_range", "3y")]).await,
-            owned(expected),
+            lists
+                .sorted_names(PEOPLE, &[("title", title), ("signal_date_range", "3y")])
+                .await,
+            sorted(expected),
             "title={title}"
         );
     }
@@ -267,8 +254,8 @@ async fn functions_and_seniorities_come_from_the_title(backend: Backend) {
     ];
     for (params, expected) in cases {
         assert_eq!(
-            names_sorted(&lists, params).await,
-            owned(expected),
+            lists.sorted_names(PEOPLE, params).await,
+            sorted(expected),
             "{params:?}"
         );
     }
@@ -278,42 +265,52 @@ async fn countries_match_the_company_or_the_person(backend: Backend) {
     let lists = people_fixture(backend).await;
 
     assert_eq!(
-        names_sorted(&lists, &[("country", "DE")]).await,
-        owned(&[SARAH, MICHAEL]),
+        lists.sorted_names(PEOPLE, &[("country", "DE")]).await,
+        sorted(&[SARAH, MICHAEL]),
         "Michael lives in Germany; his company is American"
     );
     assert_eq!(
-        names_sorted(&lists, &[("country", "US,GB"), ("signal_date_range", "3y")]).await,
-        owned(&[TOM, EVE, MICHAEL, OLGA])
+        lists
+            .sorted_names(PEOPLE, &[("country", "US,GB"), ("signal_date_range", "3y")])
+            .await,
+        sorted(&[TOM, EVE, MICHAEL, OLGA])
     );
     assert_eq!(
-        names_sorted(&lists, &[("exclude_countries", "DE")]).await,
-        owned(&[TOM, EVE])
+        lists
+            .sorted_names(PEOPLE, &[("exclude_countries", "DE")])
+            .await,
+        sorted(&[TOM, EVE])
     );
 }
 
 async fn city_size_and_industry_filter_the_person_and_their_company(backend: Backend) {
     let lists = people_fixture(backend).await;
 
-    assert_eq!(names(&lists, &[("city", "ERL")]).await, owned(&[MICHAEL]));
     assert_eq!(
-        names_sorted(&lists, &[("company_size", "11-50")]).await,
-        owned(&[TOM, EVE, MICHAEL])
+        lists.names(PEOPLE, &[("city", "ERL")]).await,
+        sorted(&[MICHAEL])
     );
     assert_eq!(
-        names_sorted(
-            &lists,
-            &[
-                ("company_size", "101-250,1000-plus"),
-                ("signal_date_range", "3y")
-            ]
-        )
-        .await,
-        owned(&[SARAH, OLGA])
+        lists
+            .sorted_names(PEOPLE, &[("company_size", "11-50")])
+            .await,
+        sorted(&[TOM, EVE, MICHAEL])
     );
     assert_eq!(
-        names(&lists, &[("industry", "software")]).await,
-        owned(&[SARAH])
+        lists
+            .sorted_names(
+                PEOPLE,
+                &[
+                    ("company_size", "101-250,1000-plus"),
+                    ("signal_date_range", "3y")
+                ]
+            )
+            .await,
+        sorted(&[SARAH, OLGA])
+    );
+    assert_eq!(
+        lists.names(PEOPLE, &[("industry", "software")]).await,
+        sorted(&[SARAH])
     );
 }
 
@@ -334,39 +331,44 @@ async fn a_profile_or_a_company_names_who_is_listed_over_all_time(backend: Backe
         "Initech acquired by Acme Corporation for USD 90,000,000"
     );
     assert_eq!(
-        names(
-            &lists,
-            &[
-                ("linkedin_url", "https://www.linkedin.com/in/olga-ivanova"),
-                ("signal_date_range", "12m")
-            ]
-        )
-        .await,
-        owned(&[]),
+        lists
+            .names(
+                PEOPLE,
+                &[
+                    ("linkedin_url", "https://www.linkedin.com/in/olga-ivanova"),
+                    ("signal_date_range", "12m")
+                ]
+            )
+            .await,
+        sorted(&[]),
         "an explicit window still applies"
     );
     assert_eq!(
-        names(
-            &lists,
-            &[("linkedin_url", "https://www.linkedin.com/in/nobody")]
-        )
-        .await,
-        owned(&[])
+        lists
+            .names(
+                PEOPLE,
+                &[("linkedin_url", "https://www.linkedin.com/in/nobody")]
+            )
+            .await,
+        sorted(&[])
     );
     assert_eq!(
-        names_sorted(&lists, &[("company_domain", "https://acme.com/about")]).await,
-        owned(&[SARAH])
+        lists
+            .sorted_names(PEOPLE, &[("company_domain", "https://acme.com/about")])
+            .await,
+        sorted(&[SARAH])
     );
     assert_eq!(
-        names_sorted(
-            &lists,
-            &[(
-                "company_linkedin_url",
-                "https://www.linkedin.com/company/globex"
-            )]
-        )
-        .await,
-        owned(&[TOM, EVE, MICHAEL])
+        lists
+            .sorted_names(
+                PEOPLE,
+                &[(
+                    "company_linkedin_url",
+                    "https://www.linkedin.com/company/globex"
+                )]
+            )
+            .await,
+        sorted(&[TOM, EVE, MICHAEL])
     );
 }
 
@@ -415,8 +417,8 @@ async fn signal_types_pin_the_matched_signal(backend: Backend) {
 async fn pages_follow_the_newest_matched_signal_and_counting_is_free(backend: Backend) {
     let lists = people_fixture(backend).await;
 
-    let first = names(&lists, &[("limit", "3")]).await;
-    let second = names(&lists, &[("limit", "3"), ("page", "2")]).await;
+    let first = lists.names(PEOPLE, &[("limit", "3")]).await;
+    let second = lists.names(PEOPLE, &[("limit", "3"), ("page", "2")]).await;
     assert_eq!(
         first,
         [TOM, MICHAEL, EVE],
