@@ -11,6 +11,8 @@ use anyhow::{Context, bail};
 use serde_json::Value;
 use tokio::process::{Child, Command};
 
+use crate::delivery::process::Api;
+
 /// Admin token of the benchmark server (loopback only, process lifetime only).
 pub const ADMIN_TOKEN: &str = "bench-collectors-admin-token";
 /// Requests a minute no limit reaches.
@@ -31,8 +33,7 @@ pub enum Throttle {
 pub struct Server {
     child: Child,
     pid: u32,
-    pub base: String,
-    client: reqwest::Client,
+    api: Api,
     ticks_per_second: f64,
 }
 
@@ -83,11 +84,10 @@ impl Server {
         let mut server = Server {
             child,
             pid,
-            base: format!("http://127.0.0.1:{port}"),
-            client: reqwest::Client::builder()
-                .no_proxy()
-                .timeout(Duration::from_secs(3_600))
-                .build()?,
+            api: Api::with_timeout(
+                &format!("http://127.0.0.1:{port}"),
+                Duration::from_secs(3_600),
+            )?,
             ticks_per_second: clock_ticks()?,
         };
         server.wait_healthy().await?;
@@ -101,8 +101,9 @@ impl Server {
                 bail!("signalwatch serve exited at start: {status}");
             }
             let health = self
+                .api
                 .client
-                .get(format!("{}/health", self.base))
+                .get(format!("{}/health", self.api.base))
                 .send()
                 .await;
             if health.is_ok_and(|r| r.status().is_success()) {
@@ -121,20 +122,7 @@ impl Server {
         key: &str,
         body: Option<Value>,
     ) -> anyhow::Result<Value> {
-        let mut request = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(key);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await?;
-        let status = response.status();
-        let body: Value = response.json().await.unwrap_or(Value::Null);
-        if !status.is_success() {
-            bail!("{path} answered {status}: {body}");
-        }
-        Ok(body)
+        self.api.call(method, path, key, body).await
     }
 
     /// Runs one pass of `collector` now; its record when the pass has ended.
@@ -167,8 +155,9 @@ impl Server {
     /// `signalwatch_collector_stage_seconds` on `/metrics`.
     pub async fn stage_seconds(&self, collector: &str) -> anyhow::Result<Vec<(String, f64)>> {
         let text = self
+            .api
             .client
-            .get(format!("{}/metrics", self.base))
+            .get(format!("{}/metrics", self.api.base))
             .send()
             .await?
             .text()

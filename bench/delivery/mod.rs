@@ -7,7 +7,7 @@
 mod cpu;
 mod crash;
 mod phases;
-mod process;
+pub mod process;
 pub mod receiver;
 mod report;
 

@@ -126,10 +126,15 @@ pub struct Api {
 
 impl Api {
     pub fn new(base: &str) -> anyhow::Result<Api> {
+        Api::with_timeout(base, Duration::from_secs(120))
+    }
+
+    /// An API client whose calls give up after `timeout`.
+    pub fn with_timeout(base: &str, timeout: Duration) -> anyhow::Result<Api> {
         Ok(Api {
             client: reqwest::Client::builder()
                 .no_proxy()
-                .timeout(Duration::from_secs(120))
+                .timeout(timeout)
                 .build()?,
             base: base.to_string(),
         })
