@@ -203,7 +203,7 @@ impl Db {
                 sqlx::migrate!("migrations/sqlite")
                     .run(sqlite.pool())
                     .await?;
-                statistics::forget_search_index_samples(sqlite.pool()).await?;
+                statistics::mend_statistics(sqlite.pool()).await?;
             }
             Db::Postgres(pool) => {
                 // On a connection of its own without the pool's statement time-out: building an
