@@ -1,6 +1,8 @@
 """Schemathesis hooks for the CI run against signalwatch's own OpenAPI document.
 
-None of them disables or weakens a check. They do three things the document cannot:
+None of them disables or weakens a check. They state what the document cannot, each a rule the
+operation's description gives; they run in `before_call`, just before each request is sent, so
+they reach every phase's cases (the coverage phase runs no `map_*` hook):
 
 - Sums. A bulk removal takes 1 to 500 entries in all (values and ids together), which the
   description says and no schema keyword can; a generated body over it is cut to 500.
@@ -11,6 +13,10 @@ None of them disables or weakens a check. They do three things the document cann
 - Team limits. A team has at most 20 monitors, 10 active webhooks and 1,000 targets. Before a
   request that could pass one of them, the oldest resources the request does not name are
   deleted, so every case starts from a team under its limits, as a fresh team would.
+- Retry windows. `since` of a retry of failed deliveries must be at most 14 days ago; a
+  generated date-time is moved to yesterday (other strings are sent as drawn).
+- CSV uploads. A CSV needs a header naming a company's name, website or LinkedIn page; a
+  generated CSV whose header names none gets a `company_name` column first, valued in every row.
 - Webhook endpoints. Generated webhook URLs name hosts anywhere on the internet; the run must
   send traffic only to this machine, so a URL the document accepts is pointed at a local port
   where nothing listens (the server runs with private webhooks allowed).
@@ -20,7 +26,7 @@ The server's base URL and API key come from SIGNALWATCH_ST_BASE and SIGNALWATCH_
 
 import os
 import re
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import requests
 import schemathesis
@@ -44,6 +50,8 @@ UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 
 def _day(value):
     """The UTC day of a date or RFC 3339 timestamp, or None when it is neither."""
+    if not isinstance(value, str):
+        return None
     try:
         if len(value) == 10:
             return date.fromisoformat(value)
@@ -62,8 +70,8 @@ def _number(value):
         return None
 
 
-@schemathesis.hook
-def map_query(ctx, query):
+def _order_ranges(query):
+    """Puts each generated minimum/maximum pair in order (the values drawn are kept)."""
     if not isinstance(query, dict):
         return query
     for low, high in RANGES:
@@ -76,12 +84,22 @@ def map_query(ctx, query):
     return query
 
 
+
+
+# The document's form of a webhook URL: only such a URL (one the server takes) is pointed at this
+# machine; any other string is sent as drawn, for the server to refuse.
+WEBHOOK_URL = re.compile(
+    r"^https?://(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?\.){1,3}[a-z]{2,3}(?::[1-9][0-9]{0,3})?"
+    r"(?:/[A-Za-z0-9._~-]{0,40}){0,5}$"
+)
+
+
 def _local_url(value):
-    return isinstance(value, str) and value.startswith(("http://", "https://"))
+    return isinstance(value, str) and WEBHOOK_URL.match(value) is not None
 
 
-@schemathesis.hook
-def map_body(ctx, body):
+def _fit_body(body):
+    """Webhook URLs pointed at this machine, and bulk removals kept within 500 entries."""
     if not isinstance(body, dict):
         return body
     for field in ("endpoint_url", "webhook_url", "webhookUrl"):
@@ -92,6 +110,40 @@ def map_body(ctx, body):
     if isinstance(targets, list) and isinstance(ids, list) and len(targets) + len(ids) > 500:
         body["target_ids"] = ids[: max(0, 500 - len(targets))]
     return body
+
+
+RFC3339 = re.compile(
+    r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$"
+)
+
+
+def _recent_since(body):
+    """A date-time `since` moved into the last 14 days (older is a 400 the schema cannot state)."""
+    since = body.get("since")
+    if isinstance(since, str) and RFC3339.match(since):
+        body["since"] = (datetime.now(timezone.utc) - timedelta(days=1)).isoformat()
+    return body
+
+
+IDENTIFIERS = {"companyname", "name", "websiteurl", "website", "domain", "linkedinurl",
+               "linkedin", "companylinkedinurl"}
+
+
+def _normalized(header):
+    return "".join(c for c in header.strip().strip('"') if not c.isspace() and c not in "_-").lower()
+
+
+def _identified_csv(body):
+    """A CSV upload given an identifier column (`company_name`, valued in every row) when its
+    header has none: a header naming a company's name, website or LinkedIn page is a rule of the
+    upload the schema (a string) cannot state."""
+    lines = body.split("\n")
+    if any(_normalized(cell) in IDENTIFIERS for cell in lines[0].split(",")):
+        return body
+    rows = ["company_name," + lines[0]] + ["Acme," + line for line in lines[1:]]
+    if len(rows) == 1:
+        rows.append("Acme")
+    return "\n".join(rows)
 
 
 def _get(path):
@@ -132,8 +184,22 @@ def _make_room(case):
 
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
+    # Here rather than in map_* hooks, which the coverage phase does not run.
+    if isinstance(case.query, dict):
+        case.query = _order_ranges(case.query)
+    case.body = _fit_body(case.body)
     method = case.method.upper()
     path = case.path
+    if path.endswith("/deliveries/retry-failed") and isinstance(case.body, dict):
+        case.body = _recent_since(case.body)
+    if path.endswith("/csv-enrichment") and isinstance(case.body, str):
+        case.body = _identified_csv(case.body)
+    if path.endswith("/csv-enrichment") and isinstance(case.body, dict):
+        upload = case.body.get("file")
+        if isinstance(upload, bytes):
+            upload = upload.decode("utf-8", "replace")
+        if isinstance(upload, str):
+            case.body["file"] = _identified_csv(upload)
     changes_monitors = path.startswith("/api/v2/monitors") and method in ("POST", "PUT")
     changes_webhooks = path.startswith("/api/v2/webhooks") and method in ("POST", "PUT")
     if changes_monitors or changes_webhooks:

@@ -49,10 +49,10 @@ pub fn router(state: AppState) -> Router {
         .route("/health", get(ops::health))
         .route("/ready", get(ops::ready))
         .route("/metrics", get(ops::metrics))
-        .merge(
-            SwaggerUi::new("/docs")
-                .external_url_unchecked("/api/v2/openapi.json", openapi::document()),
-        )
+        .merge(SwaggerUi::new("/docs").external_url_unchecked(
+            "/api/v2/openapi.json",
+            openapi::document(state.config.allow_private_webhooks),
+        ))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(from_fn(metrics::track))

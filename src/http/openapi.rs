@@ -83,10 +83,11 @@ impl Modify for BearerAuth {
 
 /// The document served at `/api/v2/openapi.json`: the annotations' document with what every
 /// answer shares (the envelope, the error answers, the parameters' constraints) added by
-/// [`super::openapi_wire`].
-pub fn document() -> serde_json::Value {
+/// [`super::openapi_wire`]. With private webhook addresses allowed, webhook URLs may also name
+/// a loopback endpoint, as the server then accepts.
+pub fn document(private_webhooks: bool) -> serde_json::Value {
     let mut value = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
-    super::openapi_wire::describe_the_wire(&mut value);
+    super::openapi_wire::describe_the_wire(&mut value, private_webhooks);
     value
 }
 

@@ -20,9 +20,9 @@ const PAGE_LISTS: &[&str] = &[
 ];
 
 /// Rewrites the generated document (as JSON) to describe the wire.
-pub fn describe_the_wire(doc: &mut Value) {
+pub fn describe_the_wire(doc: &mut Value, private_webhooks: bool) {
     add_shared_schemas(doc);
-    constrain_bodies(doc);
+    constrain_bodies(doc, private_webhooks);
     let mut records = Vec::new();
     if let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) {
         describe_operations(paths, &mut records);
@@ -130,6 +130,9 @@ const WEBHOOK_URL_PATTERN: &str = "^https?://(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-
 /// A target the document promises to accept: a domain or a LinkedIn company or member page
 /// (the server also takes website URLs and other spellings, and lists what it cannot read in
 /// `invalid` beside valid entries).
+/// With private webhook addresses allowed (development and tests), also an endpoint on the
+/// loopback address: any port, anything after it that has no space or control character.
+const LOOPBACK_URL_PATTERN: &str = "^https?://127\\.0\\.0\\.1:(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])(?:[/?#][^\\u0000-\\u0020\\u007f-\\u009f]*)?$";
 const TARGET_PATTERN: &str = "^(?:(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?\\.){1,3}[a-z]{2,6}|https://www\\.linkedin\\.com/(?:company|in)/[a-z0-9]+(?:-[a-z0-9]+)*)$";
 
 /// Text with something other than white space in it and no NUL.
@@ -147,7 +150,13 @@ fn requiring(field: &str, schema: Value) -> Value {
 /// are kept as sent.
 fn csv_company() -> Value {
     let identifier = json!({ "type": ["string", "number", "null"] });
-    let named = |field: &str| requiring(field, json!({ "type": "string", "pattern": NOT_BLANK }));
+    // A number is read as its text, which is never blank.
+    let named = |field: &str| {
+        requiring(
+            field,
+            json!({ "type": ["string", "number"], "pattern": NOT_BLANK }),
+        )
+    };
     json!({
         "type": "object",
         "properties": {
@@ -159,7 +168,7 @@ fn csv_company() -> Value {
 
 /// The properties of the request bodies as the server checks them: lengths, counts, the
 /// vocabularies of their lists, and `null` only where it is accepted.
-fn constrain_bodies(doc: &mut Value) {
+fn constrain_bodies(doc: &mut Value, private_webhooks: bool) {
     let signal_types = json!({
         "type": "array", "minItems": 1,
         "items": { "type": "string", "enum": ["funding_round", "acquisition", "job_change", "hiring"] }
@@ -170,10 +179,15 @@ fn constrain_bodies(doc: &mut Value) {
     });
     let name =
         json!({ "type": "string", "minLength": 1, "maxLength": 255, "pattern": NAME_PATTERN });
-    let url = json!({ "type": "string", "maxLength": 500, "pattern": WEBHOOK_URL_PATTERN });
+    let url_pattern = if private_webhooks {
+        format!("{WEBHOOK_URL_PATTERN}|{LOOPBACK_URL_PATTERN}")
+    } else {
+        WEBHOOK_URL_PATTERN.to_string()
+    };
+    let url = json!({ "type": "string", "maxLength": 500, "pattern": url_pattern });
     let monitor_url = json!({
         "type": ["string", "null"], "maxLength": 500,
-        "pattern": optional(WEBHOOK_URL_PATTERN)
+        "pattern": optional(&url_pattern)
     });
     let entries =
         json!({ "type": ["array", "null"], "maxItems": 500, "items": { "type": "string" } });
@@ -224,6 +238,10 @@ fn constrain_bodies(doc: &mut Value) {
     else {
         return;
     };
+    // A multipart upload takes no form field but its four (the server names the stranger).
+    if let Some(form) = schemas.get_mut("UploadForm") {
+        form["additionalProperties"] = json!(false);
+    }
     // At least one entry; at most 500 in all (a sum no schema keyword states: the description
     // says it and the server answers 400 past it).
     if let Some(remove) = schemas.get_mut("RemoveTargetsBody") {
@@ -371,6 +389,11 @@ fn integer(min: i64, max: i64, default: Option<i64>) -> Value {
 
 const BOOLEAN: &[&str] = &["true", "false"];
 
+/// One character of what the server trims off a query value (Unicode `White_Space`, as Rust's
+/// `str::trim`; not `\s`, which also takes characters the server keeps).
+const TRIMMED: &str =
+    "[\\t\\n\\u000b\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+
 /// One of `values`, or empty (taken as absent).
 fn comma_one(values: &[&str]) -> Value {
     let mut with_empty = vec![""];
@@ -399,7 +422,8 @@ fn comma_list(values: &[&str], empty: bool) -> Value {
         .join("|");
     let list = format!("(?:{alternatives})(?:,(?:{alternatives}))*");
     let pattern = if empty {
-        format!("^(?:{list})?$")
+        // The server trims a query value and reads a blank one as absent.
+        format!("^{TRIMMED}*(?:{list})?{TRIMMED}*$")
     } else {
         format!("^{list}$")
     };
@@ -623,7 +647,7 @@ mod tests {
                 } } }
             } } }
         });
-        describe_the_wire(&mut doc);
+        describe_the_wire(&mut doc, false);
         let op = &doc["paths"]["/x/{id}"]["put"];
         let body = &op["responses"]["200"]["content"]["application/json"]["schema"];
         assert_eq!(body["properties"]["data"]["$ref"], "#/components/schemas/X");

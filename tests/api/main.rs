@@ -49,6 +49,7 @@ mod parser_parameters;
 mod parser_parameters_hiring;
 mod parser_parameters_support;
 mod people_list;
+mod planner_statistics;
 mod profile_targets;
 mod readme_examples;
 mod record_types;

@@ -54,11 +54,16 @@ struct CompaniesOnly {
 #[allow(dead_code)]
 pub struct UploadForm {
     /// The CSV file, with a header row.
-    #[schema(content_media_type = "text/csv")]
+    #[schema(value_type = String, content_media_type = "text/csv")]
     file: Vec<u8>,
-    #[schema(rename = "fileName")]
+    /// Label of the job: at most 500 characters, without NUL.
+    #[schema(rename = "fileName", value_type = String, required = false, max_length = 500, pattern = "^[^\\u0000]*$")]
     file_name: Option<String>,
-    wait: Option<bool>,
+    /// Wait for the results (default `false`): the form field's text, `true` or `false`.
+    #[schema(value_type = String, required = false, pattern = "^(?:true|false)$")]
+    wait: Option<String>,
+    /// Seconds to wait, 1-30 (default 30).
+    #[schema(value_type = i64, required = false, minimum = 1, maximum = 30)]
     timeout: Option<i64>,
 }
 
@@ -71,7 +76,7 @@ pub struct JobOptions {
 }
 
 /// Options as sent, before they are checked.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct RawOptions {
     file_name: Option<String>,
     wait: Option<String>,
@@ -95,6 +100,8 @@ pub async fn read_request(
         wait: query.get("wait").map(str::to_string),
         timeout: query.get("timeout").map(str::to_string),
     };
+    // Options in the query are checked whatever the body is, even where the body's own win.
+    raw.clone().check(String::new())?;
     let mime = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -143,7 +150,16 @@ fn read_json(bytes: &[u8], raw: &mut RawOptions) -> Result<Upload, ApiError> {
         raw.wait = Some(wait.to_string());
     }
     if let Some(value) = body.timeout.filter(|v| !v.is_null()) {
-        let timeout = value.as_i64().ok_or_else(|| bad_option("timeout"))?;
+        // JSON has one number type: `3.0` is the integer 3, as the schema's `integer` says.
+        let timeout = value
+            .as_i64()
+            .or_else(|| {
+                value
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
+                    .map(|f| f as i64)
+            })
+            .ok_or_else(|| bad_option("timeout"))?;
         raw.timeout = Some(timeout.to_string());
     }
     if body.companies.is_none() {

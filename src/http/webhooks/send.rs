@@ -50,7 +50,7 @@ pub struct RetrySent {
 #[serde(deny_unknown_fields)]
 pub struct RetryFailedBody {
     /// RFC 3339 time, at most 14 days ago: failed deliveries created since then are replayed.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = DateTime)]
     pub since: Option<Value>,
 }
 
