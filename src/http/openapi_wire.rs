@@ -122,17 +122,28 @@ fn add_shared_schemas(doc: &mut Value) {
 /// white space (as Rust's `char::is_whitespace` has it).
 const NAME_PATTERN: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000][^\\u0000-\\u001f\\u007f-\\u009f]*$";
 
-/// A webhook URL the document promises to accept: HTTP(S), a public-looking host name (a
-/// name's addresses are checked when it is delivered to), an optional port and plain path (the
-/// server takes more: any URL with a public host and no credentials).
-const WEBHOOK_URL_PATTERN: &str = "^https?://(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?\\.){1,3}[a-z]{2,3}(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~-]{0,40}){0,5}$";
+/// A webhook URL the document promises to accept: HTTP(S) in any letter case, a public-looking
+/// host name (a name's addresses are checked when it is delivered to), any port, and anything
+/// after the host without white space or control characters, which the server refuses (as it
+/// trims the spaces around the whole). The server takes more hosts: any with a public address and
+/// no credentials. With private webhook addresses allowed (development and tests), the loopback
+/// address `127.0.0.1` too.
+fn webhook_url_pattern(private_webhooks: bool) -> String {
+    const SCHEME: &str = "[Hh][Tt][Tt][Pp][Ss]?://";
+    const NAME: &str = "(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?\\.){1,3}[A-Za-z]{2,3}";
+    const PORT: &str = "(?::(?:[0-9]|[1-9][0-9]{1,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?";
+    const TAIL: &str = "(?:[/?#][^\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*)?";
+    let host = if private_webhooks {
+        format!("(?:{NAME}|127\\.0\\.0\\.1)")
+    } else {
+        NAME.to_string()
+    };
+    format!("^{TRIMMED}*{SCHEME}{host}{PORT}{TAIL}{TRIMMED}*$")
+}
 
 /// A target the document promises to accept: a domain or a LinkedIn company or member page
 /// (the server also takes website URLs and other spellings, and lists what it cannot read in
 /// `invalid` beside valid entries).
-/// With private webhook addresses allowed (development and tests), also an endpoint on the
-/// loopback address: any port, anything after it that has no space or control character.
-const LOOPBACK_URL_PATTERN: &str = "^https?://127\\.0\\.0\\.1:(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])(?:[/?#][^\\u0000-\\u0020\\u007f-\\u009f]*)?$";
 const TARGET_PATTERN: &str = "^(?:(?:[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?\\.){1,3}[a-z]{2,6}|https://www\\.linkedin\\.com/(?:company|in)/[a-z0-9]+(?:-[a-z0-9]+)*)$";
 
 /// Text with something other than white space in it and no NUL.
@@ -149,7 +160,16 @@ fn requiring(field: &str, schema: Value) -> Value {
 /// `linkedin_url` is text that is not blank; identifiers are text, numbers or null; other fields
 /// are kept as sent.
 fn csv_company() -> Value {
-    let identifier = json!({ "type": ["string", "number", "null"] });
+    // Every spelling of an identifier is read as one: text or a number, or nothing.
+    let mut properties = serde_json::Map::new();
+    for field in crate::domain::csv_mapping::IdField::ALL {
+        for alias in field.aliases() {
+            properties.insert(
+                (*alias).to_string(),
+                json!({ "type": ["string", "number", "null"] }),
+            );
+        }
+    }
     // A number is read as its text, which is never blank.
     let named = |field: &str| {
         requiring(
@@ -159,9 +179,7 @@ fn csv_company() -> Value {
     };
     json!({
         "type": "object",
-        "properties": {
-            "company_name": identifier, "website_url": identifier, "linkedin_url": identifier
-        },
+        "properties": properties,
         "anyOf": [named("company_name"), named("website_url"), named("linkedin_url")]
     })
 }
@@ -179,11 +197,7 @@ fn constrain_bodies(doc: &mut Value, private_webhooks: bool) {
     });
     let name =
         json!({ "type": "string", "minLength": 1, "maxLength": 255, "pattern": NAME_PATTERN });
-    let url_pattern = if private_webhooks {
-        format!("{WEBHOOK_URL_PATTERN}|{LOOPBACK_URL_PATTERN}")
-    } else {
-        WEBHOOK_URL_PATTERN.to_string()
-    };
+    let url_pattern = webhook_url_pattern(private_webhooks);
     let url = json!({ "type": "string", "maxLength": 500, "pattern": url_pattern });
     let monitor_url = json!({
         "type": ["string", "null"], "maxLength": 500,
@@ -191,7 +205,11 @@ fn constrain_bodies(doc: &mut Value, private_webhooks: bool) {
     });
     let entries =
         json!({ "type": ["array", "null"], "maxItems": 500, "items": { "type": "string" } });
-    let patches: [(&str, &str, Value); 18] = [
+    // Unrecognised keys are dropped whatever their values; the description names the others.
+    let filters = json!({ "type": ["object", "null"] });
+    let patches: [(&str, &str, Value); 20] = [
+        ("CreateWebhookBody", "filters", filters.clone()),
+        ("UpdateWebhookBody", "filters", filters),
         ("CreateMonitorBody", "webhook_url", monitor_url.clone()),
         ("UpdateMonitorBody", "webhook_url", monitor_url),
         ("RemoveTargetsBody", "targets", entries.clone()),
