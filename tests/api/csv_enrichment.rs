@@ -319,8 +319,19 @@ async fn the_timeout_is_an_integer_from_1_to_30(backend: Backend) {
     }
     let csv = submit_csv(&lists.app, &lists.team, "name\nGlobex\n", "timeout=60").await;
     assert_error(&csv, 400, "invalid_company_payload");
+    // A query option is checked even when a JSON body gives its own.
+    let body = json!({ "companies": companies, "timeout": 5 });
+    let queried = lists
+        .app
+        .post(&format!("{JOBS}?timeout=null"), &lists.team.key, body)
+        .await;
+    assert_error(&queried, 400, "invalid_company_payload");
+    assert!(queried.error().contains("timeout"), "{}", queried.error());
     assert_eq!(lists.balance().await, before);
 
+    // JSON has one number type: 3.0 is the integer 3.
+    let whole = json!({ "companies": companies, "wait": true, "timeout": 3.0 });
+    job_id_of(&submit(&lists.app, &lists.team, whole).await);
     for timeout in [1, 30] {
         let body = json!({ "companies": companies, "wait": true, "timeout": timeout });
         job_id_of(&submit(&lists.app, &lists.team, body).await);
