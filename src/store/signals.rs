@@ -145,10 +145,18 @@ async fn upsert_rows(
             ),
         )
     } else {
+        // One join for the company's country, not one scalar subquery a row: SQLite keeps each
+        // subquery's cursor open until the statement ends, and opening a cursor walks every
+        // cursor open on the same table, so a statement of n rows cost n² (a quarter of the
+        // import's CPU, perf). `WHERE true` keeps the upsert clause from reading as a join's.
+        let values: Vec<String> = (1..=21).map(|n| format!("v.column{n}")).collect();
         (
-            format!("INSERT INTO signals ({COLUMNS}) VALUES "),
-            format!("{plain})"),
-            UPDATE.to_string(),
+            format!(
+                "INSERT INTO signals ({COLUMNS}) SELECT {}, hq.headquarters_country FROM (VALUES ",
+                values.join(", ")
+            ),
+            format!("({}?)", "?, ".repeat(21)),
+            format!(") AS v LEFT JOIN companies hq ON hq.id = v.column22 WHERE true{UPDATE}"),
         )
     };
     let stmt = RowStatement {
