@@ -21,8 +21,9 @@ use crate::store::Db;
 const BATCH: usize = 5_000;
 
 /// Records per transaction of a bulk load: fewer, larger commits, while the batches being read,
-/// prepared and written at once stay well within the load's memory budget.
-const BULK_BATCH: usize = 25_000;
+/// prepared and written at once stay within the load's memory budget (scale `l`: 10,000 keeps
+/// the import under 1 GB, 25,000 took it to 1.3 GB for 13 % more speed).
+const BULK_BATCH: usize = 10_000;
 
 /// Records in a file's first transaction: small, so that writing starts while the reader
 /// prepares the next batches, which grow fourfold up to [`BATCH`].

@@ -53,7 +53,7 @@ const SQLITE_SEARCH_TABLES: [&str; 5] = [
 
 /// The page cache of the loading connection (SQLite, KiB): the random-key primary keys of the
 /// loaded tables stay in memory without taking the process past its memory budget.
-const LOAD_CACHE_KIB: i64 = 393_216;
+const LOAD_CACHE_KIB: i64 = 262_144;
 
 /// One index the load dropped, and the statement that creates it again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
