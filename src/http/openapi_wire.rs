@@ -141,6 +141,36 @@ fn webhook_url_pattern(private_webhooks: bool) -> String {
     format!("^{TRIMMED}*{SCHEME}{host}{PORT}{TAIL}{TRIMMED}*$")
 }
 
+/// A webhook's `filters`: each recognised key takes text of its form (a blank value is no
+/// filter); any other key is dropped whatever its value.
+fn webhook_filters() -> Value {
+    // A calendar day (29 February left out: it is a day only in leap years).
+    let day = format!(
+        "^{TRIMMED}*(?:[0-9]{{4}}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31))?{TRIMMED}*$"
+    );
+    // An amount with at most its suffix's digits (below 9·10¹⁸), then ranges of one bound each
+    // (a two-bound range must not have its low end above its high one, which no pattern states).
+    let amount = "\\$?(?:[0-9]{1,18}|[0-9]{1,14}[kK]|[0-9]{1,11}[mM]|[0-9]{1,8}[bB])";
+    let range = format!("(?:>=?{amount}|<=?{amount}|{amount}\\+|{amount}-|-{amount})");
+    let ranges = format!("^{TRIMMED}*(?:{range}(?:,{range})*)?{TRIMMED}*$");
+    let mut countries = comma_list(&country_values(), true);
+    countries["type"] = json!("string");
+    let text = json!({ "type": "string" });
+    let mut properties = serde_json::Map::new();
+    for key in crate::domain::webhook_filters::FILTER_KEYS {
+        let schema = match key {
+            "countries" => countries.clone(),
+            "dateFrom" | "dateTo" => json!({ "type": "string", "pattern": day }),
+            "fundingAmount" | "acquisitionAmount" => {
+                json!({ "type": "string", "pattern": ranges })
+            }
+            _ => text.clone(),
+        };
+        properties.insert(key.to_string(), schema);
+    }
+    json!({ "type": ["object", "null"], "properties": properties })
+}
+
 /// A target the document promises to accept: a domain or a LinkedIn company or member page
 /// (the server also takes website URLs and other spellings, and lists what it cannot read in
 /// `invalid` beside valid entries).
@@ -205,8 +235,7 @@ fn constrain_bodies(doc: &mut Value, private_webhooks: bool) {
     });
     let entries =
         json!({ "type": ["array", "null"], "maxItems": 500, "items": { "type": "string" } });
-    // Unrecognised keys are dropped whatever their values; the description names the others.
-    let filters = json!({ "type": ["object", "null"] });
+    let filters = webhook_filters();
     let patches: [(&str, &str, Value); 20] = [
         ("CreateWebhookBody", "filters", filters.clone()),
         ("UpdateWebhookBody", "filters", filters),
