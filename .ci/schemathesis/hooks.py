@@ -84,22 +84,18 @@ def _order_ranges(query):
     return query
 
 
-
-
-# The document's form of a webhook URL: only such a URL (one the server takes) is pointed at this
-# machine; any other string is sent as drawn, for the server to refuse.
-# (The document's pattern with the public host name alone.)
-_SPACE = r"[\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
-WEBHOOK_URL = re.compile(
-    "^" + _SPACE + r"*[Hh][Tt][Tt][Pp][Ss]?://(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?\.){1,3}"
-    r"[A-Za-z]{2,3}(?::(?:[0-9]|[1-9][0-9]{1,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}"
-    r"|655[0-2][0-9]|6553[0-5]))?(?:[/?#][^\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200a"
-    r"\u2028\u2029\u202f\u205f\u3000]*)?" + _SPACE + "*$"
-)
+# The document's form of a webhook URL, read from the document itself: only such a URL (one the
+# server takes) is pointed at this machine; any other string is sent as drawn, for the server to
+# refuse.
+_webhook_url = []
 
 
 def _local_url(value):
-    return isinstance(value, str) and WEBHOOK_URL.match(value) is not None
+    if not _webhook_url:
+        doc = requests.get(API + "/openapi.json", timeout=30).json()
+        pattern = doc["components"]["schemas"]["CreateWebhookBody"]["properties"]["endpoint_url"]
+        _webhook_url.append(re.compile(pattern["pattern"]))
+    return isinstance(value, str) and _webhook_url[0].match(value) is not None
 
 
 def _fit_body(body):

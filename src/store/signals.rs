@@ -149,14 +149,19 @@ async fn upsert_rows(
         // subquery's cursor open until the statement ends, and opening a cursor walks every
         // cursor open on the same table, so a statement of n rows cost n² (a quarter of the
         // import's CPU, perf). `WHERE true` keeps the upsert clause from reading as a join's.
-        let values: Vec<String> = (1..=21).map(|n| format!("v.column{n}")).collect();
+        // A row's values: every column but the last, then the company id to join on.
+        let sent = COLUMNS.split(',').count() - 1;
+        let values: Vec<String> = (1..=sent).map(|n| format!("v.column{n}")).collect();
         (
             format!(
                 "INSERT INTO signals ({COLUMNS}) SELECT {}, hq.headquarters_country FROM (VALUES ",
                 values.join(", ")
             ),
-            format!("({}?)", "?, ".repeat(21)),
-            format!(") AS v LEFT JOIN companies hq ON hq.id = v.column22 WHERE true{UPDATE}"),
+            format!("({}?)", "?, ".repeat(sent)),
+            format!(
+                ") AS v LEFT JOIN companies hq ON hq.id = v.column{} WHERE true{UPDATE}",
+                sent + 1
+            ),
         )
     };
     let stmt = RowStatement {
