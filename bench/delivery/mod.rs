@@ -42,9 +42,14 @@ pub struct DeliveryArgs {
     /// Duration of the paced ingest phases, in seconds
     #[arg(long, default_value_t = 10)]
     pub delivery_seconds: u64,
-    /// SIGKILLs of the crash loop (0 skips it)
+    /// SIGKILLs of the crash loop (0 skips it); with 2 api + 2 worker processes, a worker and
+    /// an api process in turn
     #[arg(long, default_value_t = 100)]
     pub crash_kills: u32,
+    /// Closed-loop clients of the ingest phase (each sends its next single-signal ingest when
+    /// the last is answered; deliveries going out); 0 skips it
+    #[arg(long, default_value_t = 16)]
+    pub ingest_clients: usize,
 }
 
 /// Endpoints every signal fans out to.
@@ -142,11 +147,20 @@ async fn topology(
         };
         live.push(phases::paced(false, &apis, receiver, ENDPOINTS, rate, duration).await?);
     }
+    let closed = if d.ingest_clients == 0 {
+        None
+    } else {
+        eprintln!(
+            "bench: delivery: {name}: {} closed-loop ingest clients",
+            d.ingest_clients
+        );
+        Some(phases::closed_loop(&apis, receiver, ENDPOINTS, d.ingest_clients, seconds).await?)
+    };
     for proc in procs {
         proc.stop().await?;
     }
     db.finish(args.keep_db).await?;
-    let crash = if split || d.crash_kills == 0 {
+    let crash = if d.crash_kills == 0 {
         None
     } else {
         eprintln!(
@@ -158,7 +172,7 @@ async fn topology(
             database_url: db.url.clone(),
             ..launch
         };
-        let result = crash::crash_loop(&launch, receiver, d.crash_kills).await;
+        let result = crash::crash_loop(&launch, receiver, d.crash_kills, split).await;
         db.finish(args.keep_db).await?;
         Some(result?)
     };
@@ -170,6 +184,7 @@ async fn topology(
         held,
         held_cpu,
         live,
+        closed,
         crash,
         load: load_average(),
     })

@@ -168,3 +168,79 @@ pub async fn paced(
         missing,
     })
 }
+
+/// Closed-loop ingest: clients that each send the next single-signal ingest as soon as the
+/// last is answered, deliveries going out.
+#[derive(Debug, Clone)]
+pub struct ClosedLoop {
+    pub clients: usize,
+    pub accepted: usize,
+    pub failed: usize,
+    pub per_second: f64,
+    pub ingest_p50_ms: f64,
+    pub ingest_p99_ms: f64,
+    /// (endpoint, signal) pairs that never arrived within the wait.
+    pub missing: usize,
+    /// From the end of the sending until the last first attempt arrived.
+    pub drained_after_seconds: f64,
+}
+
+/// Runs `clients` closed-loop clients for `duration`, spread over `apis`, then waits for every
+/// first attempt at the `endpoints` endpoints.
+pub async fn closed_loop(
+    apis: &[Api],
+    receiver: &BenchReceiver,
+    endpoints: u32,
+    clients: usize,
+    duration: Duration,
+) -> anyhow::Result<ClosedLoop> {
+    receiver.clear();
+    let started = Instant::now();
+    let until = started + duration;
+    let mut tasks = JoinSet::new();
+    for client in 0..clients {
+        let api = apis[client % apis.len()].clone();
+        tasks.spawn(async move {
+            let (mut accepted, mut failed, mut times) = (Vec::new(), 0, Vec::new());
+            while Instant::now() < until {
+                let id = new_ids(1);
+                let sent = Instant::now();
+                if api.ingest(&id).await.unwrap_or(false) {
+                    times.push(sent.elapsed());
+                    accepted.extend(id);
+                } else {
+                    failed += 1;
+                }
+            }
+            (accepted, failed, times)
+        });
+    }
+    let (mut accepted, mut failed, mut times) = (Vec::new(), 0, Vec::new());
+    for (a, f, t) in tasks.join_all().await {
+        accepted.extend(a);
+        failed += f;
+        times.extend(t);
+    }
+    let sending = started.elapsed();
+    let wanted = accepted.len() * endpoints as usize;
+    let wait_until = Instant::now() + Duration::from_secs(300);
+    while receiver.distinct() < wanted && Instant::now() < wait_until {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let drained_after_seconds = (started.elapsed() - sending).as_secs_f64();
+    let missing = accepted
+        .iter()
+        .flat_map(|id| (0..endpoints).map(move |n| (n, id)))
+        .filter(|(n, id)| receiver.arrival(*n, id).is_none())
+        .count();
+    Ok(ClosedLoop {
+        clients,
+        accepted: accepted.len(),
+        failed,
+        per_second: accepted.len() as f64 / sending.as_secs_f64(),
+        ingest_p50_ms: percentile_ms(&mut times, 50.0),
+        ingest_p99_ms: percentile_ms(&mut times, 99.0),
+        missing,
+        drained_after_seconds,
+    })
+}

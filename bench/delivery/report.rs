@@ -2,7 +2,7 @@
 
 use super::cpu::PhaseCpu;
 use super::crash::CrashLoop;
-use super::phases::{Drain, Paced};
+use super::phases::{ClosedLoop, Drain, Paced};
 
 /// Everything measured on one backend/topology.
 pub struct Figures {
@@ -18,6 +18,8 @@ pub struct Figures {
     pub held_cpu: PhaseCpu,
     /// Ingests with deliveries going out, at the paced rates.
     pub live: Vec<Paced>,
+    /// Closed-loop ingest clients, deliveries going out.
+    pub closed: Option<ClosedLoop>,
     pub crash: Option<CrashLoop>,
     /// 1-minute load average at the end.
     pub load: String,
@@ -79,6 +81,32 @@ pub fn render(command: &str, rows: &[Figures]) -> String {
                 p.rate,
                 ingest(p),
                 first_attempt(p)
+            ));
+        }
+    }
+    text.push_str(
+        "\n| run | closed-loop ingest clients (one signal per request, fan-out to 10, deliveries \
+         going out) | events/s | failed | ingest p50 / p99 | first attempts still due after the \
+         sending |\n|---|---|---|---|---|---|\n",
+    );
+    for f in rows {
+        if let Some(c) = &f.closed {
+            text.push_str(&format!(
+                "| {} | {} | {:.0} ({} accepted) | {} | {:.1} / {:.1} ms | {} |\n",
+                f.name,
+                c.clients,
+                c.per_second,
+                c.accepted,
+                c.failed,
+                c.ingest_p50_ms,
+                c.ingest_p99_ms,
+                match c.missing {
+                    0 => format!("all arrived {:.1} s later", c.drained_after_seconds),
+                    n => format!(
+                        "{n} never arrived ({:.0} s waited)",
+                        c.drained_after_seconds
+                    ),
+                }
             ));
         }
     }

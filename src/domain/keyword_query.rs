@@ -17,17 +17,23 @@
 //! - `-term` or `-"phrase"`: the posting must not contain it. A `-` followed by a space is
 //!   ignored.
 //!
-//! A query is refused when it has no word at all, when all of its items are exclusions (neither
-//! FTS5 nor a useful index can answer "everything except"), or when it has more than
-//! [`MAX_QUERY_ITEMS`] items.
+//! As in PostgreSQL's web search syntax, every string is a query: one with no word at all
+//! (`}]`, `""`) matches no posting, and one made only of exclusions (`-intern`) matches every
+//! posting whose description lacks them, postings without a description included. A query is
+//! refused only when it is longer than [`MAX_QUERY_CHARS`] characters; such a query has at most
+//! [`MAX_QUERY_ITEMS`] terms, phrases and exclusions.
 //!
 //! [`KeywordQuery::matches`] is the reference meaning. The SQL renderings agree with it when the
 //! indexed text is split the same way: for FTS5, a `unicode61` tokenizer with
 //! `remove_diacritics 0` and no stemmer; for PostgreSQL, `to_tsvector('simple', …)` over the
 //! description's [`words`] joined by spaces, queried with `to_tsquery('simple', …)`.
 
-/// The most terms, phrases and exclusions one query may hold.
-pub const MAX_QUERY_ITEMS: usize = 32;
+/// The longest query accepted, in characters (the OpenAPI document declares it as `maxLength`).
+pub const MAX_QUERY_CHARS: usize = 1000;
+
+/// The most terms, phrases and exclusions a query of [`MAX_QUERY_CHARS`] can hold: every item
+/// takes a character and a separator.
+pub const MAX_QUERY_ITEMS: usize = MAX_QUERY_CHARS.div_ceil(2);
 
 /// One or more words that must appear next to each other, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,29 +61,16 @@ pub struct KeywordQuery {
     exclusions: Vec<Phrase>,
 }
 
-/// Parses a `description` query; see the module documentation for the language and the
-/// reasons for refusing one. The caller prefixes the parameter name to the message.
+/// Parses a `description` query; see the module documentation for the language. The only
+/// refusal is a query over [`MAX_QUERY_CHARS`] characters; the caller prefixes the parameter
+/// name to the message.
 pub fn parse_keyword_query(input: &str) -> Result<KeywordQuery, String> {
-    let items = lex(input);
-    let counted = items
-        .iter()
-        .filter(|item| matches!(item, Item::Term { words, .. } if !words.is_empty()))
-        .count();
-    if counted > MAX_QUERY_ITEMS {
+    if input.chars().count() > MAX_QUERY_CHARS {
         return Err(format!(
-            "Too many terms in the keyword query: at most {MAX_QUERY_ITEMS} terms, phrases and exclusions"
+            "The keyword query is too long: at most {MAX_QUERY_CHARS} characters"
         ));
     }
-    let query = combine(items);
-    if query.groups.is_empty() && query.exclusions.is_empty() {
-        return Err("Empty keyword query: give at least one word to search for".to_string());
-    }
-    if query.groups.is_empty() {
-        return Err(
-            "A keyword query needs at least one term or phrase that is not excluded".to_string(),
-        );
-    }
-    Ok(query)
+    Ok(combine(lex(input)))
 }
 
 /// The lower-case words of a text, as the query language sees it: runs of letters and digits.
@@ -99,8 +92,26 @@ impl KeywordQuery {
         &self.exclusions
     }
 
+    /// Whether the query has no word at all, and so matches nothing.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty() && self.exclusions.is_empty()
+    }
+
+    /// For a query made only of exclusions, the query its exclusions make as alternatives
+    /// (`-a -b` → `a OR b`): what a matching text must not match. `None` when the query has an
+    /// included term or no word at all.
+    pub fn exclusions_as_alternatives(&self) -> Option<KeywordQuery> {
+        (self.groups.is_empty() && !self.exclusions.is_empty()).then(|| KeywordQuery {
+            groups: vec![self.exclusions.clone()],
+            exclusions: Vec::new(),
+        })
+    }
+
     /// Whether a text satisfies the query: the reference meaning of the language.
     pub fn matches(&self, text: &str) -> bool {
+        if self.is_empty() {
+            return false;
+        }
         let text = words(text);
         self.groups
             .iter()
@@ -108,7 +119,8 @@ impl KeywordQuery {
             && !self.exclusions.iter().any(|phrase| phrase.is_in(&text))
     }
 
-    /// The query as an SQLite FTS5 `MATCH` expression, every phrase a quoted FTS5 string:
+    /// The query as an SQLite FTS5 `MATCH` expression, every phrase a quoted FTS5 string (for a
+    /// query with an included term; see [`Self::exclusions_as_alternatives`] for the others):
     /// `kubernetes OR terraform -intern` → `("kubernetes" OR "terraform") NOT "intern"`.
     /// FTS5's `NOT` is binary and binds tighter than `AND` and `OR`, so the included part is
     /// parenthesized and the exclusions hang off it as one `NOT`.
@@ -127,7 +139,8 @@ impl KeywordQuery {
         }
     }
 
-    /// The query in PostgreSQL `to_tsquery` syntax: `&` for AND, `|` for OR, `!` for
+    /// The query in PostgreSQL `to_tsquery` syntax (for a query with an included term, as
+    /// [`Self::to_fts5`]): `&` for AND, `|` for OR, `!` for
     /// exclusion and `<->` between the words of a phrase, every word a quoted lexeme:
     /// `kubernetes OR terraform -intern` → `('kubernetes' | 'terraform') & !'intern'`.
     /// Words hold only letters and digits, so user input cannot break the syntax.
@@ -410,30 +423,42 @@ mod tests {
     }
 
     #[test]
-    fn empty_and_symbol_only_queries_are_refused() {
-        for input in ["", "   ", "!!! ...", "\"\"", "- -", "OR"] {
-            let error = parse_keyword_query(input).expect_err("no words");
-            assert!(
-                error.starts_with("Empty keyword query"),
-                "{input:?}: {error}"
-            );
+    fn empty_and_symbol_only_queries_match_nothing() {
+        for input in ["", "   ", "!!! ...", "\"\"", "- -", "OR", "}]"] {
+            let parsed = query(input);
+            assert!(parsed.is_empty(), "{input:?}");
+            assert!(parsed.exclusions_as_alternatives().is_none(), "{input:?}");
+            assert!(!parsed.matches("any text at all"), "{input:?}");
+            assert!(!parsed.matches(""), "{input:?}");
         }
     }
 
     #[test]
-    fn queries_made_only_of_exclusions_are_refused() {
-        for input in ["-intern", "-intern -\"part time\"", "-a OR -b"] {
-            let error = parse_keyword_query(input).expect_err("only exclusions");
-            assert!(error.contains("not excluded"), "{input:?}: {error}");
-        }
+    fn queries_made_only_of_exclusions_match_what_lacks_them() {
+        let parsed = query("-intern -\"part time\"");
+        assert!(parsed.matches("Senior engineer, full time"));
+        assert!(parsed.matches(""));
+        assert!(!parsed.matches("Paid intern"));
+        assert!(!parsed.matches("Part-time role"));
+        let alternatives = parsed
+            .exclusions_as_alternatives()
+            .expect("only exclusions");
+        assert_eq!(alternatives.to_fts5(), "(\"intern\" OR \"part time\")");
+        assert_eq!(
+            alternatives.to_tsquery(),
+            "('intern' | ('part' <-> 'time'))"
+        );
+        assert!(query("rust -intern").exclusions_as_alternatives().is_none());
     }
 
     #[test]
-    fn a_query_with_too_many_items_is_refused() {
-        let many = vec!["word"; MAX_QUERY_ITEMS + 1].join(" ");
-        assert!(parse_keyword_query(&many).is_err());
-        let enough = vec!["word"; MAX_QUERY_ITEMS].join(" ");
-        assert!(parse_keyword_query(&enough).is_ok());
+    fn only_a_query_over_the_length_limit_is_refused() {
+        let longest = vec!["w"; MAX_QUERY_ITEMS].join(" ");
+        assert!(longest.chars().count() <= MAX_QUERY_CHARS);
+        assert_eq!(query(&longest).groups().len(), MAX_QUERY_ITEMS);
+        let over = "w".repeat(MAX_QUERY_CHARS + 1);
+        let error = parse_keyword_query(&over).expect_err("too long");
+        assert!(error.contains("too long"), "{error}");
     }
 
     #[test]

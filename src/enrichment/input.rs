@@ -10,7 +10,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::domain::csv_mapping::{
-    DetectedMapping, RowIdentifiers, identifier_of, normalize_header,
+    DetectedMapping, IdField, RowIdentifiers, identifier_of, normalize_header,
 };
 
 /// Most companies in one job.
@@ -66,6 +66,13 @@ pub struct UploadRow {
     pub ids: RowIdentifiers,
 }
 
+/// Whether `name` is one of the identifier names the OpenAPI document lists, exactly.
+fn is_listed_alias(name: &str) -> bool {
+    IdField::ALL
+        .iter()
+        .any(|field| field.aliases().contains(&name))
+}
+
 /// An accepted list of companies.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Upload {
@@ -76,8 +83,10 @@ pub struct Upload {
 }
 
 impl Upload {
-    /// Reads a JSON list of company objects. Identifier values must be text (numbers are read
-    /// as their text); other fields may hold any JSON value.
+    /// Reads a JSON list of company objects. Identifier values under their listed names must be
+    /// text (numbers are read as their text) or null; another spelling of an identifier (any
+    /// letter case, spaces, `_` or `-`) is read as one when it holds text or a number; other
+    /// fields may hold any JSON value.
     pub fn from_objects(objects: Vec<OrderedObject>) -> Result<Upload, UploadError> {
         check_count(objects.len())?;
         let mut columns = Columns::default();
@@ -93,6 +102,9 @@ impl Upload {
                     Value::String(text) => texts.push((name.clone(), text.clone())),
                     Value::Number(number) => texts.push((name.clone(), number.to_string())),
                     Value::Null => {}
+                    // Under a listed name an identifier must be text; another spelling of it
+                    // holding anything else is an ordinary field, kept as sent.
+                    _ if !is_listed_alias(name) => {}
                     _ => {
                         return Err(UploadError::Companies(format!(
                             "companies[{index}].{name} must be a string"

@@ -643,6 +643,11 @@ fn constraint(name: &str, operation: &str) -> Option<Value> {
         | "workflow_evidence"
         | "enrich_on_miss"
         | "enrich_wait" => enumerated(BOOLEAN),
+        "description" if operation == "getHiringSignals" => json!({
+            "type": "string",
+            "maxLength": crate::domain::keyword_query::MAX_QUERY_CHARS,
+            "pattern": "^[^\\u0000]*$"
+        }),
         "posted_min_days_ago" => integer(0, 3650, None),
         "max_company_postings" => integer(1, 100, None),
         "min_distinct_titles" => integer(2, 100, None),

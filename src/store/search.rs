@@ -193,8 +193,27 @@ pub fn substring_clause(
     format!("({})", parts.join(" OR "))
 }
 
-/// The job-description query language on a signal's description.
+/// The job-description query language on a signal's description. A query without a word
+/// matches nothing; one made only of exclusions keeps the postings whose description matches
+/// none of them (those without a description too).
 pub fn description_clause(c: &mut Conditions, db: &Db, query: &KeywordQuery) -> String {
+    if query.is_empty() {
+        return "1 = 0".into();
+    }
+    if let Some(excluded) = query.exclusions_as_alternatives() {
+        return match db {
+            Db::Sqlite(_) => {
+                let p = c.text(format!("description : ({})", excluded.to_fts5()));
+                format!(
+                    "+s.rowid NOT IN (SELECT rowid FROM signal_search WHERE signal_search MATCH {p})"
+                )
+            }
+            Db::Postgres(_) => {
+                let p = c.text(excluded.to_tsquery());
+                format!("NOT COALESCE(s.description_tsv @@ to_tsquery('simple', {p}), false)")
+            }
+        };
+    }
     match db {
         Db::Sqlite(_) => {
             let p = c.text(format!("description : ({})", query.to_fts5()));

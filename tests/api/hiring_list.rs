@@ -28,7 +28,7 @@ each_backend!(
     search_matches_company_name_industry_title_location_and_city,
     description_matches_whole_words_only,
     description_combines_terms_with_and_phrases_or_and_exclusions,
-    a_description_of_only_exclusions_is_refused,
+    a_description_of_only_exclusions_keeps_what_lacks_them_and_one_without_words_matches_nothing,
     positions_departments_and_seniorities_come_from_the_title,
     team_size_buckets_use_the_company_employee_count,
     applicant_buckets_use_the_number_of_applicants,
@@ -575,10 +575,28 @@ async fn description_combines_terms_with_and_phrases_or_and_exclusions(backend: 
     );
 }
 
-async fn a_description_of_only_exclusions_is_refused(backend: Backend) {
+async fn a_description_of_only_exclusions_keeps_what_lacks_them_and_one_without_words_matches_nothing(
+    backend: Backend,
+) {
     let lists = Lists::with_known_data(backend).await;
 
-    let message = lists.refused(HIRING, &[("description", "-java")]).await;
+    let without_java: Vec<&str> = ALL_NEWEST_FIRST
+        .into_iter()
+        .filter(|id| ![VANDELAY_DATA, GLOBEX_JAVA].contains(id))
+        .collect();
+    assert_eq!(
+        lists.ids(HIRING, &[("description", "-java")]).await,
+        without_java
+    );
+    assert_eq!(
+        lists.ids(HIRING, &[("description", "}]")]).await,
+        NONE,
+        "a query without a word matches nothing, as web search syntax does"
+    );
+    let too_long = "java ".repeat(201);
+    let message = lists
+        .refused(HIRING, &[("description", too_long.as_str())])
+        .await;
     assert!(message.contains("description"), "{message}");
 }
 

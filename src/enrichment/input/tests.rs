@@ -57,6 +57,21 @@ fn an_identifier_that_is_not_text_is_refused() {
 }
 
 #[test]
+fn another_spelling_of_an_identifier_is_read_when_it_is_text_and_kept_as_sent_otherwise() {
+    let spelled = Upload::from_objects(objects(json!([{ "Company Name": "Acme" }]))).unwrap();
+    assert_eq!(spelled.rows[0].ids.company_name.as_deref(), Some("Acme"));
+    let kept = Upload::from_objects(objects(json!([
+        { "company_name": "Acme", "companylinkedinurl": { "nested": 1 } }
+    ])))
+    .unwrap();
+    assert_eq!(kept.rows[0].ids.linkedin_url, None);
+    assert_eq!(
+        kept.rows[0].input["companylinkedinurl"],
+        json!({ "nested": 1 })
+    );
+}
+
+#[test]
 fn between_one_and_a_thousand_companies_are_accepted() {
     assert!(Upload::from_objects(Vec::new()).is_err());
     let one = json!({ "name": "A" });

@@ -101,7 +101,9 @@ pub struct FundingParams {
 pub struct HiringParams {
     /// Free text over company name, industry, job title, location and city.
     search: Option<String>,
-    /// Description query: whole words, AND, "phrases", OR, -exclusion.
+    /// Description query: whole words, AND, "phrases", OR, -exclusion (web search syntax); at
+    /// most 1000 characters. A query without a word matches nothing; one of only exclusions
+    /// keeps the postings that lack them.
     description: Option<String>,
     /// Job country OR company HQ country.
     countries: Option<String>,

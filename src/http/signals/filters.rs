@@ -318,11 +318,13 @@ fn acquisitions(query: &mut SignalQuery, q: &QueryParams) -> Result<(), ApiError
 }
 
 fn hiring(query: &mut SignalQuery, q: &QueryParams) -> Result<(), ApiError> {
-    if let Some(raw) = text(q, "description") {
-        query.description = Some(
-            parse_keyword_query(&raw)
-                .map_err(|e| ApiError::bad_request(format!("description: {e}")))?,
-        );
+    // The length limit reads the value as sent, as the document's `maxLength` does.
+    if let Some(sent) = q.get("description") {
+        let parsed = parse_keyword_query(sent)
+            .map_err(|e| ApiError::bad_request(format!("description: {e}")))?;
+        if text(q, "description").is_some() {
+            query.description = Some(parsed);
+        }
     }
     query.job_countries = countries(q, "job_countries")?;
     query.company_countries = countries(q, "company_countries")?;
