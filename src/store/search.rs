@@ -71,31 +71,41 @@ pub fn company_search_clause(
     }
 }
 
-/// Free-text match on a signal's own text (job title and place, or person and role).
-pub fn signal_search_clause(c: &mut Conditions, db: &Db, text: &str) -> String {
-    prefix_match(c, db, ("signal_search", "body", "search_tsv"), text)
-}
-
-/// Every word of `text` as a prefix, matched against one column of a signal's search documents:
-/// `(FTS5 table, its column, PostgreSQL tsvector column of signals)`.
-fn prefix_match(
-    c: &mut Conditions,
-    db: &Db,
-    (table, column, tsv): (&str, &str, &str),
-    text: &str,
-) -> String {
+/// Free-text match of a posting or job change (`kind`) on its own text (job title and place, or
+/// person and role) or on its company's name and industry, as one set of signals: those whose
+/// own document matches, and the signals of the kind of the companies whose name or industry
+/// does. Text without words matches nothing. It reads only the matches: an `OR` of the two sides
+/// across the companies join had SQLite read every signal of the kind with its company (seconds
+/// for a count at scale `l`). The clause reads no `c` column, so the list needs no join for it.
+pub fn own_or_company_search_clause(c: &mut Conditions, db: &Db, text: &str, kind: &str) -> String {
     let words = words(text);
     if words.is_empty() {
         return "1 = 0".into();
     }
     match db {
         Db::Sqlite(_) => {
-            let p = c.text(format!("{column} : ({})", fts5_prefixes(&words)));
-            format!("s.rowid IN (SELECT rowid FROM {table} WHERE {table} MATCH {p})")
+            let own = c.text(format!("body : ({})", fts5_prefixes(&words)));
+            let k = c.text(kind);
+            let company = c.text(format!("name_industry : ({})", fts5_prefixes(&words)));
+            // `+`: a page is read in list order off the date index, each row tested against
+            // the matches, instead of reading every match and sorting (as for `description`).
+            format!(
+                "+s.rowid IN (SELECT rowid FROM signal_search WHERE signal_search MATCH {own} \
+                 UNION SELECT s2.rowid FROM signals s2 WHERE s2.kind = {k} AND s2.company_id IN \
+                 (SELECT c2.id FROM companies c2 WHERE c2.rowid IN \
+                 (SELECT rowid FROM company_search WHERE company_search MATCH {company})))"
+            )
         }
         Db::Postgres(_) => {
-            let p = c.text(tsquery_prefixes(&words));
-            format!("s.{tsv} @@ to_tsquery('simple', {p})")
+            let own = c.text(tsquery_prefixes(&words));
+            let k = c.text(kind);
+            let company = c.text(tsquery_prefixes(&words));
+            format!(
+                "s.id IN (SELECT s1.id FROM signals s1 \
+                 WHERE s1.search_tsv @@ to_tsquery('simple', {own}) \
+                 UNION SELECT s2.id FROM signals s2 JOIN companies c2 ON c2.id = s2.company_id \
+                 WHERE s2.kind = {k} AND c2.name_tsv @@ to_tsquery('simple', {company}))"
+            )
         }
     }
 }

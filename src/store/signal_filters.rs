@@ -4,7 +4,7 @@
 use super::Db;
 use super::query::Conditions;
 use super::search::{
-    SubstringField, company_search_clause, description_clause, signal_search_clause,
+    SubstringField, company_search_clause, description_clause, own_or_company_search_clause,
     substring_clause,
 };
 use super::signal_query::{DateBasis, FundingFilter, SignalQuery};
@@ -248,14 +248,13 @@ fn company_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
         }
     }
     if let Some(search) = &q.search {
-        let company = company_search_clause(c, db, "c", search, true);
-        match q.kind {
-            Some(SignalType::Hiring) | Some(SignalType::JobChange) => {
-                let own = signal_search_clause(c, db, search);
-                c.and(format!("({company} OR {own})"));
+        let clause = match q.kind {
+            Some(kind @ (SignalType::Hiring | SignalType::JobChange)) => {
+                own_or_company_search_clause(c, db, search, kind.as_str())
             }
-            _ => c.and(company),
-        }
+            _ => company_search_clause(c, db, "c", search, true),
+        };
+        c.and(clause);
     }
     if !q.categories.is_empty() {
         let clause = super::search::categories_clause(c, db, "c.categories", &q.categories);

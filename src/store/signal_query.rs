@@ -128,7 +128,7 @@ impl SignalQuery {
     /// True when a filter reads the signal's company. Country filters read the signal's copy of
     /// its company's country instead.
     pub fn filters_on_company(&self) -> bool {
-        self.search.is_some()
+        self.search_reads_company()
             || !self.categories.is_empty()
             || !self.subcategories.is_empty()
             || !self.industries.is_empty()
@@ -145,6 +145,17 @@ impl SignalQuery {
     /// True when rows are kept or left out by how many rows their company has among the matches.
     pub fn filters_on_company_rows(&self) -> bool {
         self.max_company_postings.is_some() || self.min_distinct_titles.is_some()
+    }
+
+    /// True when `search` is read off the joined company: on funding rounds and acquisitions.
+    /// Postings and job changes match their own text or their company's through one set of
+    /// signals that needs no join (`store::search::own_or_company_search_clause`).
+    fn search_reads_company(&self) -> bool {
+        self.search.is_some()
+            && !matches!(
+                self.kind,
+                Some(SignalType::Hiring) | Some(SignalType::JobChange)
+            )
     }
 
     /// True when a filter reads the other company (acquirer or previous employer).
