@@ -76,7 +76,8 @@ pub fn company_search_clause(
 /// own document matches, and the signals of the kind of the companies whose name or industry
 /// does. Text without words matches nothing. It reads only the matches: an `OR` of the two sides
 /// across the companies join had SQLite read every signal of the kind with its company (seconds
-/// for a count at scale `l`). The clause reads no `c` column, so the list needs no join for it.
+/// for a count at scale `l`). On PostgreSQL the two sides stay an `OR`, each row tested against
+/// the matching companies' ids. The clause reads no `c` column, so the list needs no join for it.
 pub fn own_or_company_search_clause(c: &mut Conditions, db: &Db, text: &str, kind: &str) -> String {
     let words = words(text);
     if words.is_empty() {
@@ -97,14 +98,14 @@ pub fn own_or_company_search_clause(c: &mut Conditions, db: &Db, text: &str, kin
             )
         }
         Db::Postgres(_) => {
+            // PostgreSQL's plan differs: a union made it fetch every matching signal's row for
+            // its id (1.5–1.8 s for a job-change count at scale `l`, warm), while each row the
+            // other filters leave is tested here at 0.6 s.
             let own = c.text(tsquery_prefixes(&words));
-            let k = c.text(kind);
             let company = c.text(tsquery_prefixes(&words));
             format!(
-                "s.id IN (SELECT s1.id FROM signals s1 \
-                 WHERE s1.search_tsv @@ to_tsquery('simple', {own}) \
-                 UNION SELECT s2.id FROM signals s2 JOIN companies c2 ON c2.id = s2.company_id \
-                 WHERE s2.kind = {k} AND c2.name_tsv @@ to_tsquery('simple', {company}))"
+                "(s.search_tsv @@ to_tsquery('simple', {own}) OR s.company_id IN \
+                 (SELECT c2.id FROM companies c2 WHERE c2.name_tsv @@ to_tsquery('simple', {company})))"
             )
         }
     }
