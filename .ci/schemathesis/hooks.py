@@ -15,8 +15,10 @@ they reach every phase's cases (the coverage phase runs no `map_*` hook):
   deleted, so every case starts from a team under its limits, as a fresh team would.
 - Retry windows. `since` of a retry of failed deliveries must be at most 14 days ago; a
   generated date-time is moved to yesterday (other strings are sent as drawn).
-- CSV uploads. A CSV needs a header naming a company's name, website or LinkedIn page; a
-  generated CSV whose header names none gets a `company_name` column first, valued in every row.
+- CSV uploads. A CSV needs a header naming a company's name, website or LinkedIn page, and no
+  row longer than its header; a generated CSV whose header names none gets a `company_name`
+  column first, valued in every row that is not blank (a file of only a header gets a row), and
+  a header shorter than a row gets more columns.
 - Webhook endpoints. Generated webhook URLs name hosts anywhere on the internet; the run must
   send traffic only to this machine, so a URL the document accepts is pointed at a local port
   where nothing listens (the server runs with private webhooks allowed).
@@ -133,17 +135,31 @@ def _normalized(header):
     return "".join(c for c in header.strip().strip('"') if not c.isspace() and c not in "_-").lower()
 
 
+def _blank(line):
+    return all(not cell.strip() for cell in line.split(","))
+
+
 def _identified_csv(body):
-    """A CSV upload given an identifier column (`company_name`, valued in every row) when its
-    header has none: a header naming a company's name, website or LinkedIn page is a rule of the
-    upload the schema (a string) cannot state."""
+    """A CSV upload made well formed in the two ways the schema (a string) cannot state: its
+    header names a company's name, website or LinkedIn page (else a `company_name` column is put
+    first, valued in every row that is not blank: blank rows are skipped by the server and stay
+    blank; a header with one and no row that is not blank gets a row of `Acme`), and no row has more fields than the header (else the header gets as many more
+    columns, named `st_extra_1`, `st_extra_2`, ...). Fields are counted by commas, so a quoted
+    comma may add a column the rows do not fill, which is allowed."""
     lines = body.split("\n")
-    if any(_normalized(cell) in IDENTIFIERS for cell in lines[0].split(",")):
-        return body
-    rows = ["company_name," + lines[0]] + ["Acme," + line for line in lines[1:]]
-    if len(rows) == 1:
-        rows.append("Acme")
-    return "\n".join(rows)
+    if not any(_normalized(cell) in IDENTIFIERS for cell in lines[0].split(",")):
+        data = [line if _blank(line) else "Acme," + line for line in lines[1:]]
+        if all(_blank(line) for line in data):
+            data.append("Acme")
+        lines = ["company_name," + lines[0]] + data
+    elif all(_blank(line) for line in lines[1:]):
+        lines.append(",".join(["Acme"] * len(lines[0].split(","))))
+    header = lines[0].rstrip("\r")
+    missing = max(len(line.rstrip("\r").split(",")) for line in lines) - len(header.split(","))
+    if missing > 0:
+        extra = "".join(f",st_extra_{i}" for i in range(1, missing + 1))
+        lines[0] = header + extra + lines[0][len(header):]
+    return "\n".join(lines)
 
 
 def _get(path):

@@ -119,6 +119,10 @@ pub enum WebhookUrlError {
     /// An HTTP(S) URL without a host (`http://`, `http://:80/`).
     #[error("webhook_url must include a host name")]
     NoHost,
+    /// A host name with a character other than letters, digits, hyphens and dots (`a*.example`),
+    /// an empty label, or a label that starts or ends with a hyphen.
+    #[error("webhook_url must name its host with letters, digits, hyphens and dots")]
+    BadHostName,
     /// A user name or password before the host.
     #[error("webhook_url must not contain a user name or password")]
     HasCredentials,
@@ -162,6 +166,11 @@ pub fn parse_webhook_url(input: &str, allow_private: bool) -> Result<WebhookUrl,
         .host()
         .map(|host| host.to_owned())
         .ok_or(WebhookUrlError::NoHost)?;
+    if let Host::Domain(name) = &host
+        && !is_host_name(name)
+    {
+        return Err(WebhookUrlError::BadHostName);
+    }
     if !allow_private && !is_public_host(&host) {
         return Err(WebhookUrlError::NonPublicAddress);
     }
@@ -172,6 +181,22 @@ pub fn parse_webhook_url(input: &str, allow_private: bool) -> Result<WebhookUrl,
         url,
         host,
         text: text.to_string(),
+    })
+}
+
+/// True when `name` (a parsed host: lower-case, international names in their ASCII form) is
+/// dot-separated labels of letters, digits and hyphens, none empty and none starting or ending
+/// with a hyphen; a trailing dot is allowed. The parser itself lets through characters such as
+/// `*` or `_`, which no host name holds.
+fn is_host_name(name: &str) -> bool {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    name.split('.').all(|label| {
+        !label.is_empty()
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
     })
 }
 
@@ -250,6 +275,24 @@ mod tests {
     fn url_of_length(length: usize) -> String {
         let prefix = "https://hooks.example.com/";
         format!("{prefix}{}", "a".repeat(length - prefix.len()))
+    }
+
+    #[test]
+    fn a_host_name_holds_only_letters_digits_hyphens_and_dots() {
+        assert_refused(&[
+            ("HTTP://0.Ah*", BadHostName),
+            ("https://hooks_in.example.com/", BadHostName),
+            ("https://-hooks.example.com/", BadHostName),
+            ("https://hooks..example.com/", BadHostName),
+        ]);
+        for url in [
+            "https://hooks.example.com./in",
+            "https://b\u{fc}cher.example:443",
+            "https://abc.execute-api.us-east-1.amazonaws.com/prod",
+        ] {
+            assert!(parse_webhook_url(url, false).is_ok(), "{url}");
+        }
+        assert!(parse_webhook_url("http://localhost:8080/hook", true).is_ok());
     }
 
     #[test]

@@ -99,6 +99,15 @@ impl Upload {
                     continue;
                 }
                 match value {
+                    // A NUL is refused under a listed name, as the document says; another
+                    // spelling holding one is an ordinary field, kept as sent.
+                    Value::String(text) if text.contains('\0') => {
+                        if is_listed_alias(name) {
+                            return Err(UploadError::Companies(format!(
+                                "companies[{index}].{name} holds a NUL character"
+                            )));
+                        }
+                    }
                     Value::String(text) => texts.push((name.clone(), text.clone())),
                     Value::Number(number) => texts.push((name.clone(), number.to_string())),
                     Value::Null => {}

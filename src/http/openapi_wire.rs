@@ -187,8 +187,8 @@ fn requiring(field: &str, schema: Value) -> Value {
 }
 
 /// A company of a CSV enrichment job: at least one of `company_name`, `website_url` and
-/// `linkedin_url` is text that is not blank; identifiers are text, numbers or null; other fields
-/// are kept as sent.
+/// `linkedin_url` is text that is not blank; identifiers are text without a NUL, numbers or
+/// null; other fields are kept as sent.
 fn csv_company() -> Value {
     // Every spelling of an identifier is read as one: text or a number, or nothing.
     let mut properties = serde_json::Map::new();
@@ -196,7 +196,7 @@ fn csv_company() -> Value {
         for alias in field.aliases() {
             properties.insert(
                 (*alias).to_string(),
-                json!({ "type": ["string", "number", "null"] }),
+                json!({ "type": ["string", "number", "null"], "pattern": "^[^\\u0000]*$" }),
             );
         }
     }

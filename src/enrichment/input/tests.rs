@@ -130,3 +130,16 @@ fn malformed_csv_is_refused() {
         Err(UploadError::Malformed(_))
     ));
 }
+
+#[test]
+fn a_nul_is_refused_under_a_listed_name_and_kept_under_another_spelling() {
+    let kept = Upload::from_objects(objects(json!([
+        { "company_name": "Acme", "Company Name": "A\u{0}cme" }
+    ])))
+    .unwrap();
+    assert_eq!(kept.rows[0].ids.company_name.as_deref(), Some("Acme"));
+    let refused = Upload::from_objects(objects(json!([
+        { "company_name": "Acme", "companyName": "A\u{0}" }
+    ])));
+    assert!(matches!(refused, Err(UploadError::Companies(m)) if m.contains("NUL")));
+}
