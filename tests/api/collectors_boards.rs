@@ -476,10 +476,11 @@ async fn two_services_polling_the_same_boards_at_once_create_each_posting_once(b
     let (one, two) = tokio::join!(run(&watch.app, "greenhouse"), run(&other, "greenhouse"));
     let (checked_one, _, created_one) = figures(&one);
     let (checked_two, _, created_two) = figures(&two);
-    assert_eq!(
-        checked_one + checked_two,
-        4,
-        "each board polled by one of them"
+    // Passes that start together split the boards (4 in all); a pass that starts only after the
+    // other has polled a board (a loaded machine) polls it again, as a run of every board does.
+    assert!(
+        (4..=8).contains(&(checked_one + checked_two)),
+        "every board polled, none twice by one pass: {checked_one} + {checked_two}"
     );
     assert_eq!(created_one + created_two, 100);
     let (three, four) = tokio::join!(run(&watch.app, "greenhouse"), run(&other, "greenhouse"));
