@@ -21,8 +21,6 @@ pub fn build_row(kind: SignalType, record: &Record) -> Result<SignalRow, String>
     let text = search_text(kind, record);
     row.search_body = text.body;
     row.search_description = text.description;
-    row.search_place = text.place;
-    row.search_role = text.role;
     Ok(row)
 }
 
@@ -171,36 +169,22 @@ struct SearchText {
     body: String,
     /// A job's description, for `description`.
     description: String,
-    /// A posting's city, location and region, or a person's city and location, for `city`.
-    place: String,
-    /// A job change's new role, for `new_role`.
-    role: String,
 }
 
 fn search_text(kind: SignalType, record: &Record) -> SearchText {
-    let (body_keys, place_keys, role_keys): (&[&str], &[&str], &[&str]) = match kind {
-        SignalType::Hiring => (
-            &["title", "location", "city", "region", "jobCountry"],
-            &["city", "location", "region"],
-            &[],
-        ),
-        SignalType::JobChange => (
-            &[
-                "personName",
-                "newRole",
-                "personLocation",
-                "personCity",
-                "personCountry",
-            ],
-            &["personCity", "personLocation"],
-            &["newRole"],
-        ),
-        _ => (&[], &[], &[]),
+    let body_keys: &[&str] = match kind {
+        SignalType::Hiring => &["title", "location", "city", "region", "jobCountry"],
+        SignalType::JobChange => &[
+            "personName",
+            "newRole",
+            "personLocation",
+            "personCity",
+            "personCountry",
+        ],
+        _ => &[],
     };
     let mut out = SearchText {
         body: words_of(record, body_keys),
-        place: words_of(record, place_keys),
-        role: words_of(record, role_keys),
         ..SearchText::default()
     };
     if let Some(name) = text(record, &["personCountry", "jobCountry"])

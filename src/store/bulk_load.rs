@@ -43,11 +43,10 @@ const CLEARED_TABLES: [&str; 6] = [
 ];
 
 /// The full-text tables of SQLite, emptied with the rows they describe.
-const SQLITE_SEARCH_TABLES: [&str; 5] = [
+const SQLITE_SEARCH_TABLES: [&str; 4] = [
     "company_search",
     "company_names",
     "signal_search",
-    "signal_fields",
     "signal_substrings",
 ];
 

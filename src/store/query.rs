@@ -57,6 +57,16 @@ impl Conditions {
         self.clauses.push(clause.into());
     }
 
+    /// How many conditions are joined.
+    pub fn len(&self) -> usize {
+        self.clauses.len()
+    }
+
+    /// True when no condition is set.
+    pub fn is_empty(&self) -> bool {
+        self.clauses.is_empty()
+    }
+
     /// The conditions added so far, joined by AND (`1 = 1` when none).
     pub fn conjunction(&self) -> String {
         if self.clauses.is_empty() {

@@ -14,7 +14,20 @@ use crate::domain::vocabulary::UNVERIFIED;
 
 /// The WHERE conditions of a signal list query (shared by the page and its count); `tags` says
 /// how each of `q.tag_groups` is tested.
-pub(crate) fn conditions(db: &Db, q: &SignalQuery, tags: &[TagTest]) -> Conditions {
+/// How the rows the conditions select are read: a page in list order (its first rows are the
+/// page), a count all of them (the cheapest way in first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    Page,
+    Count,
+}
+
+pub(crate) fn conditions(
+    db: &Db,
+    q: &SignalQuery,
+    tags: &[TagTest],
+    reading: Reading,
+) -> Conditions {
     let mut c = Conditions::default();
     if let Some(kind) = q.kind {
         let k = c.text(kind.as_str());
@@ -24,7 +37,7 @@ pub(crate) fn conditions(db: &Db, q: &SignalQuery, tags: &[TagTest]) -> Conditio
     company_filters(&mut c, db, q);
     country_filters(&mut c, db, q);
     deal_filters(&mut c, db, q);
-    row_filters(&mut c, db, q);
+    row_filters(&mut c, db, q, reading);
     posting_filters(&mut c, db, q);
     tag_filters(&mut c, db, q, tags);
     company_row_filters(&mut c, q);
@@ -378,7 +391,7 @@ fn deal_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
     }
 }
 
-fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
+fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery, reading: Reading) {
     in_list(c, "s.region", &q.states);
     if let Some(city) = &q.city {
         let clause = substring_clause(c, db, SubstringField::Place, std::slice::from_ref(city));
@@ -389,7 +402,7 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery) {
         c.and(format!("s.id NOT IN ({list})"));
     }
     if let Some(query) = &q.description {
-        let clause = description_clause(c, db, query);
+        let clause = description_clause(c, db, query, reading == Reading::Page);
         c.and(clause);
     }
     ranges_any(c, "s.applicants", &q.applicant_ranges);
@@ -441,6 +454,15 @@ fn tag_filters(c: &mut Conditions, db: &Db, q: &SignalQuery, tags: &[TagTest]) {
             ),
             TagTest::Gathered => {
                 format!("{id} IN (SELECT t.signal_id FROM signal_tags t WHERE t.tag IN ({list}))")
+            }
+            TagTest::Driving => {
+                let kind = match q.kind {
+                    Some(kind) => format!(" AND t.kind = {}", c.text(kind.as_str())),
+                    None => String::new(),
+                };
+                format!(
+                    "s.id IN (SELECT t.signal_id FROM signal_tags t WHERE t.tag IN ({list}){kind})"
+                )
             }
         });
     }

@@ -5,7 +5,7 @@ use sqlx::FromRow;
 
 use super::count_cache::CountCache;
 use super::query::{cached_count, cached_fetch_all};
-use super::signal_filters::conditions;
+use super::signal_filters::{Reading, conditions};
 use super::signal_query::{Order, SignalQuery};
 use super::{Db, StoreError, tag_strategy};
 
@@ -71,7 +71,7 @@ pub async fn list_signals(
     q: &SignalQuery,
 ) -> Result<Vec<SignalListRow>, StoreError> {
     let tags = tag_strategy::for_page(db, cache, q).await?;
-    let mut c = conditions(db, q, &tags);
+    let mut c = conditions(db, q, &tags, Reading::Page);
     let direction = match q.order {
         Order::Asc => "ASC",
         Order::Desc => "DESC",
@@ -131,7 +131,11 @@ pub async fn count_signals(
     cache: &CountCache,
     q: &SignalQuery,
 ) -> Result<i64, StoreError> {
-    let c = conditions(db, q, &[]);
+    if let Some(total) = tag_strategy::count_off_tags(db, cache, q).await? {
+        return Ok(total);
+    }
+    let tags = tag_strategy::for_count(db, cache, q).await?;
+    let c = conditions(db, q, &tags, Reading::Count);
     let mut from = String::from(" FROM signals s");
     if q.filters_on_company() {
         from.push_str(" JOIN companies c ON c.id = s.company_id");

@@ -35,11 +35,6 @@ pub struct SignalRow {
     pub search_body: String,
     /// Searchable words of a job's description.
     pub search_description: String,
-    /// Searchable words of the signal's place (a posting's city, location and region; a
-    /// person's city and location).
-    pub search_place: String,
-    /// Searchable words of a job change's new role.
-    pub search_role: String,
 }
 
 impl SignalRow {
@@ -48,8 +43,6 @@ impl SignalRow {
             id: &self.id,
             body: &self.search_body,
             description: &self.search_description,
-            place: &self.search_place,
-            role: &self.search_role,
         }
     }
 }
@@ -129,19 +122,13 @@ async fn upsert_rows(
     );
     let (head, template, tail) = if postgres {
         (
-            format!(
-                "INSERT INTO signals ({COLUMNS}, search_tsv, description_tsv, place_tsv, \
-                 role_tsv) VALUES "
-            ),
-            format!(
-                "{plain}, to_tsvector('simple', ?), to_tsvector('simple', ?), \
-                 to_tsvector('simple', ?), to_tsvector('simple', ?))"
-            ),
+            format!("INSERT INTO signals ({COLUMNS}, search_tsv, description_tsv) VALUES "),
+            format!("{plain}, to_tsvector('simple', ?), to_tsvector('simple', ?))"),
             // `xmax` is 0 on a row version this statement inserted, not on one it updated.
             format!(
                 "{UPDATE}, search_tsv = excluded.search_tsv, \
-                 description_tsv = excluded.description_tsv, place_tsv = excluded.place_tsv, \
-                 role_tsv = excluded.role_tsv RETURNING id, (xmax = 0) AS inserted"
+                 description_tsv = excluded.description_tsv \
+                 RETURNING id, (xmax = 0) AS inserted"
             ),
         )
     } else {
@@ -210,7 +197,6 @@ fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres:
     values.extend([Val::text(&s.payload), Val::Int(Some(now)), ids[1]]);
     if postgres {
         values.extend([Val::text(&s.search_body), Val::text(&s.search_description)]);
-        values.extend([Val::text(&s.search_place), Val::text(&s.search_role)]);
     }
 }
 
@@ -227,7 +213,8 @@ async fn insert_companies_and_tags(tx: &mut Tx, rows: &[&SignalRow]) -> Result<(
         }
         let mut seen = HashSet::new();
         for tag in s.tags.iter().filter(|t| seen.insert(t.as_str())) {
-            tags.extend([Val::Text(Some(&s.id)), Val::Text(Some(tag))]);
+            tags.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
+            tags.push(Val::Text(Some(tag)));
         }
     }
     let statements = [
@@ -242,8 +229,8 @@ async fn insert_companies_and_tags(tx: &mut Tx, rows: &[&SignalRow]) -> Result<(
         ),
         (
             RowStatement {
-                head: "INSERT INTO signal_tags (signal_id, tag) VALUES ",
-                template: "(?, ?)",
+                head: "INSERT INTO signal_tags (signal_id, kind, tag) VALUES ",
+                template: "(?, ?, ?)",
                 tail: " ON CONFLICT DO NOTHING",
             },
             tags,

@@ -5,9 +5,10 @@ use serde_json::{Value, json};
 
 use crate::each_backend;
 use crate::lists_support::{
-    Case, HIRING, Lists, assert_common_refusals, assert_date_bounds_are_whole_inclusive_days,
-    assert_every_date_preset_selects_its_days, assert_paging_past_the_end,
-    assert_ties_are_broken_by_id_across_pages, company, hiring::*, keys_of, sorted,
+    Case, HIRING, JOB_CHANGES, Lists, assert_common_refusals,
+    assert_date_bounds_are_whole_inclusive_days, assert_every_date_preset_selects_its_days,
+    assert_paging_past_the_end, assert_ties_are_broken_by_id_across_pages, company, hiring::*,
+    job_change, keys_of, sorted,
 };
 use crate::support::Backend;
 
@@ -30,6 +31,7 @@ each_backend!(
     description_combines_terms_with_and_phrases_or_and_exclusions,
     a_description_of_only_exclusions_keeps_what_lacks_them_and_one_without_words_matches_nothing,
     positions_departments_and_seniorities_come_from_the_title,
+    tag_groups_count_the_postings_they_list_and_never_a_job_change_with_the_same_tags,
     team_size_buckets_use_the_company_employee_count,
     applicant_buckets_use_the_number_of_applicants,
     categories_subcategories_and_company_identity_filter_the_company,
@@ -656,6 +658,53 @@ async fn positions_departments_and_seniorities_come_from_the_title(backend: Back
             NONE,
             "{name}={value}"
         );
+    }
+}
+
+async fn tag_groups_count_the_postings_they_list_and_never_a_job_change_with_the_same_tags(
+    backend: Backend,
+) {
+    let lists = Lists::with_known_data(backend).await;
+    // Ana's job change ("Head of Marketing") carries both tags; no posting does.
+    let both = [("seniorities", "head"), ("departments", "marketing")];
+    assert_eq!(lists.ids(HIRING, &both).await, NONE);
+    assert_eq!(
+        lists.ids(JOB_CHANGES, &both).await,
+        [job_change::ANA_HEAD_OF_MARKETING_AT_NOWHERE]
+    );
+    let cases: &[Case] = &[
+        // Two tags in a group: a posting carrying either is counted once.
+        (
+            &[
+                ("seniorities", "head,vp"),
+                ("departments", "engineering,product"),
+            ],
+            &[ACME_VP_ENGINEERING, INITECH_HEAD_OF_PRODUCT],
+        ),
+        // With another filter, the count reads the postings themselves.
+        (
+            &[
+                ("seniorities", "head,vp"),
+                ("departments", "engineering,product"),
+                ("dateTo", "2025-02-01"),
+            ],
+            &[INITECH_HEAD_OF_PRODUCT],
+        ),
+        (
+            &[
+                ("positions", "vp of engineering"),
+                ("departments", "engineering"),
+            ],
+            &[ACME_VP_ENGINEERING],
+        ),
+    ];
+    // `ids` also checks that each answer's `totalCount` equals the rows listed.
+    for (params, expected) in cases {
+        let mut ids = lists.ids(HIRING, params).await;
+        ids.sort();
+        let mut expected = expected.to_vec();
+        expected.sort();
+        assert_eq!(ids, expected, "{params:?}");
     }
 }
 

@@ -143,11 +143,26 @@ impl Lists {
             url(path, params),
             response.body
         );
-        response
+        let rows = response
             .data()
             .as_array()
             .unwrap_or_else(|| panic!("data is an array: {:?}", response.body))
-            .clone()
+            .clone();
+        // A first page that is not full holds every match: the count must say as many (counts
+        // and pages are computed apart, each by its own plan).
+        let paged = params
+            .iter()
+            .any(|(name, _)| matches!(*name, "page" | "limit"));
+        let total = response.body["pagination"].get("totalCount");
+        if let Some(total) = total.filter(|_| !paged && rows.len() < 25) {
+            assert_eq!(
+                *total,
+                rows.len(),
+                "GET {}: totalCount against the rows of a first page",
+                url(path, params)
+            );
+        }
+        rows
     }
 
     /// The ids of the records of a successful list answer, in order.

@@ -36,23 +36,29 @@ fn the_payload_leaves_out_the_company_fields() {
 }
 
 #[test]
-fn the_place_and_role_documents_hold_only_their_own_fields() {
+fn a_signal_is_searched_by_its_own_words_and_a_posting_also_by_its_description() {
     let posting = json!({ "title": "Senior Engineer", "location": "Austin, TX",
-                          "city": "Austin", "region": "Texas", "jobCountry": "US" });
+                          "city": "Austin", "region": "Texas", "jobCountry": "US",
+                          "descriptionText": "Kubernetes, Terraform." });
     let text = search_text(SignalType::Hiring, posting.as_object().unwrap());
-    assert_eq!(text.place, "austin austin tx texas");
-    assert_eq!(text.role, "");
     assert!(
-        text.body.starts_with("senior engineer austin tx"),
+        text.body
+            .starts_with("senior engineer austin tx austin texas us"),
         "{}",
         text.body
     );
+    assert_eq!(text.description, "kubernetes terraform");
     let change = json!({ "personName": "Jane Doe", "newRole": "Chief Technology Officer",
                          "personLocation": "Berlin, Germany", "personCity": "Berlin",
                          "personCountry": "DE" });
     let text = search_text(SignalType::JobChange, change.as_object().unwrap());
-    assert_eq!(text.place, "berlin berlin germany");
-    assert_eq!(text.role, "chief technology officer");
+    assert!(
+        text.body
+            .starts_with("jane doe chief technology officer berlin germany berlin de"),
+        "{}",
+        text.body
+    );
+    assert_eq!(text.description, "");
     let round = json!({ "roundType": "seed", "location": "Berlin" });
     assert_eq!(
         search_text(SignalType::FundingRound, round.as_object().unwrap()),
