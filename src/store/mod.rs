@@ -20,6 +20,7 @@ pub mod company_keys;
 pub mod company_lists;
 pub mod company_names;
 pub mod count_cache;
+mod count_plan;
 pub mod credits;
 pub mod deliveries;
 pub mod delivery_history;

@@ -206,13 +206,13 @@ pub fn substring_clause(
 
 /// The job-description query language on a signal's description. A query without a word
 /// matches nothing; one made only of exclusions keeps the postings whose description matches
-/// none of them (those without a description too). `in_list_order`: the rows are read in list
-/// order (a page) rather than all of them (a count).
+/// none of them (those without a description too). `matches_first`: the rows are reached
+/// through the matches (a count with few of them) rather than tested against them in list order.
 pub fn description_clause(
     c: &mut Conditions,
     db: &Db,
     query: &KeywordQuery,
-    in_list_order: bool,
+    matches_first: bool,
 ) -> String {
     if query.is_empty() {
         return "1 = 0".into();
@@ -234,12 +234,11 @@ pub fn description_clause(
     match db {
         Db::Sqlite(_) => {
             let p = c.text(format!("description : ({})", query.to_fts5()));
-            // For a page, `+` keeps SQLite from reading the page through the matches (a random
-            // row read and a sort for each of what can be 100,000s, 1 s at scale l): the page is
-            // read in list order off the date index instead, each row tested against the matches.
-            // A count reads every match anyway, by rowid: 131 ms for 94,982 matches at scale l,
-            // against 248 ms through the kind's index.
-            let plus = if in_list_order { "+" } else { "" };
+            // `+` keeps SQLite from reading the rows through the matches (for a page a random
+            // row read and a sort for each of what can be 100,000s, 1 s at scale l): the rows are
+            // read in list order off the date index instead, each tested against the matches. A
+            // count with few matches reads them by rowid instead (`count_plan`).
+            let plus = if matches_first { "" } else { "+" };
             format!(
                 "{plus}s.rowid IN (SELECT rowid FROM signal_search WHERE signal_search MATCH {p})"
             )

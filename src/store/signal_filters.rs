@@ -15,11 +15,12 @@ use crate::domain::vocabulary::UNVERIFIED;
 /// The WHERE conditions of a signal list query (shared by the page and its count); `tags` says
 /// how each of `q.tag_groups` is tested.
 /// How the rows the conditions select are read: a page in list order (its first rows are the
-/// page), a count all of them (the cheapest way in first).
+/// page), a count all of them (`description_first`: starting from a description query's matches,
+/// see `count_plan`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Reading {
     Page,
-    Count,
+    Count { description_first: bool },
 }
 
 pub(crate) fn conditions(
@@ -402,7 +403,11 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery, reading: Reading) {
         c.and(format!("s.id NOT IN ({list})"));
     }
     if let Some(query) = &q.description {
-        let clause = description_clause(c, db, query, reading == Reading::Page);
+        let first = reading
+            == Reading::Count {
+                description_first: true,
+            };
+        let clause = description_clause(c, db, query, first);
         c.and(clause);
     }
     ranges_any(c, "s.applicants", &q.applicant_ranges);

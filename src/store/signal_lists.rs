@@ -7,7 +7,7 @@ use super::count_cache::CountCache;
 use super::query::{cached_count, cached_fetch_all};
 use super::signal_filters::{Reading, conditions};
 use super::signal_query::{Order, SignalQuery};
-use super::{Db, StoreError, tag_strategy};
+use super::{Db, StoreError, count_plan, tag_strategy};
 
 pub use super::signal_filters::escape_like;
 
@@ -131,11 +131,11 @@ pub async fn count_signals(
     cache: &CountCache,
     q: &SignalQuery,
 ) -> Result<i64, StoreError> {
-    if let Some(total) = tag_strategy::count_off_tags(db, cache, q).await? {
+    if let Some(total) = count_plan::count_off_tags(db, cache, q).await? {
         return Ok(total);
     }
-    let tags = tag_strategy::for_count(db, cache, q).await?;
-    let c = conditions(db, q, &tags, Reading::Count);
+    let plan = count_plan::plan(db, cache, q).await?;
+    let c = conditions(db, q, &plan.tags, plan.reading);
     let mut from = String::from(" FROM signals s");
     if q.filters_on_company() {
         from.push_str(" JOIN companies c ON c.id = s.company_id");
