@@ -80,14 +80,7 @@ async fn for_count(
         (Db::Sqlite(_), Some(kind)) if !q.any_tag_group && !q.tag_groups.is_empty() => kind,
         _ => return Ok(usual),
     };
-    let mut rarest: Option<(usize, i64)> = None;
-    for (i, group) in q.tag_groups.iter().enumerate() {
-        let rows = tagged_rows(db, cache, group).await?;
-        if rarest.is_none_or(|(_, fewest)| rows < fewest) {
-            rarest = Some((i, rows));
-        }
-    }
-    let Some((driver, tagged)) = rarest else {
+    let Some((driver, tagged)) = rarest_group(db, cache, q).await? else {
         return Ok(usual);
     };
     if tagged.saturating_mul(DRIVE_FROM) > kind_rows(db, cache, kind.as_str()).await? {
@@ -134,15 +127,11 @@ pub(crate) async fn count_off_tags(
     if conditions(db, &untagged, &[], reading).len() != 1 {
         return Ok(None);
     }
-    let mut rarest = (0, i64::MAX);
-    for (i, group) in q.tag_groups.iter().enumerate() {
-        let rows = tagged_rows(db, cache, group).await?;
-        if rows < rarest.1 {
-            rarest = (i, rows);
-        }
-    }
+    let Some((rarest, _)) = rarest_group(db, cache, q).await? else {
+        return Ok(None);
+    };
     let mut c = Conditions::default();
-    let driver = &q.tag_groups[rarest.0];
+    let driver = &q.tag_groups[rarest];
     let list = c.text_list(driver);
     let k = c.text(kind.as_str());
     let mut sql = format!(
@@ -155,7 +144,7 @@ pub(crate) async fn count_off_tags(
         }
     );
     for (i, group) in q.tag_groups.iter().enumerate() {
-        if i != rarest.0 {
+        if i != rarest {
             let list = c.text_list(group);
             sql.push_str(&format!(
                 " AND EXISTS (SELECT 1 FROM signal_tags u WHERE u.signal_id = t.signal_id \
@@ -164,6 +153,23 @@ pub(crate) async fn count_off_tags(
         }
     }
     Ok(Some(cached_count(db, cache, sql, c.binds()).await?))
+}
+
+/// The index in `q.tag_groups` of the group tagging the fewest rows, and their number; `None`
+/// without groups.
+async fn rarest_group(
+    db: &Db,
+    cache: &CountCache,
+    q: &SignalQuery,
+) -> Result<Option<(usize, i64)>, StoreError> {
+    let mut rarest: Option<(usize, i64)> = None;
+    for (i, group) in q.tag_groups.iter().enumerate() {
+        let rows = tagged_rows(db, cache, group).await?;
+        if rarest.is_none_or(|(_, fewest)| rows < fewest) {
+            rarest = Some((i, rows));
+        }
+    }
+    Ok(rarest)
 }
 
 /// Signals of `kind`, off the kind's index. The statement is the unfiltered list's count, so the

@@ -12,8 +12,6 @@ use super::tag_strategy::TagTest;
 use crate::domain::signal_type::SignalType;
 use crate::domain::vocabulary::UNVERIFIED;
 
-/// The WHERE conditions of a signal list query (shared by the page and its count); `tags` says
-/// how each of `q.tag_groups` is tested.
 /// How the rows the conditions select are read: a page in list order (its first rows are the
 /// page), a count all of them (`description_first`: starting from a description query's matches,
 /// see `count_plan`).
@@ -23,6 +21,8 @@ pub(crate) enum Reading {
     Count { description_first: bool },
 }
 
+/// The WHERE conditions of a signal list query (shared by the page and its count); `tags` says
+/// how each of `q.tag_groups` is tested, `reading` how the rows are read.
 pub(crate) fn conditions(
     db: &Db,
     q: &SignalQuery,
@@ -436,7 +436,7 @@ fn row_filters(c: &mut Conditions, db: &Db, q: &SignalQuery, reading: Reading) {
 }
 
 /// A row carries a tag of every group of `q.tag_groups`. Per row: each row read in list order
-/// has its tags looked up (EXISTS on the `(tag, signal_id)` index). Gathered: the group's rows are
+/// has its tags looked up (EXISTS on the `(signal_id, tag)` key). Gathered: the group's rows are
 /// read once and each row read in list order is tested against them; on SQLite the `+` keeps the
 /// planner from reading every tagged row and sorting them (0.7 s for the `positions=cto,ceo` job
 /// changes at scale l, 5 s for seniority plus department).

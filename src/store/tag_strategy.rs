@@ -69,7 +69,7 @@ pub(crate) async fn for_page(
 }
 
 /// Rows carrying any tag of `group`, of every kind (an estimate for one kind's list), off the
-/// `(tag, signal_id)` index.
+/// `(tag, kind, signal_id)` index.
 pub(crate) async fn tagged_rows(
     db: &Db,
     cache: &CountCache,
