@@ -51,6 +51,7 @@ mod statistics;
 pub mod stats;
 mod tag_strategy;
 pub mod targets;
+mod tcp_nodelay;
 pub mod teams;
 pub mod usage;
 pub mod versions;
@@ -135,6 +136,22 @@ impl Default for PoolSettings {
     }
 }
 
+/// A PostgreSQL pool's options: over TCP, each new connection has Nagle's algorithm turned off
+/// (see [`tcp_nodelay`]).
+fn pg_pool_options(options: &sqlx::postgres::PgConnectOptions) -> PgPoolOptions {
+    let pool = PgPoolOptions::new();
+    if options.get_socket().is_some() {
+        return pool;
+    }
+    let port = options.get_port();
+    pool.after_connect(move |_conn, _meta| {
+        Box::pin(async move {
+            tcp_nodelay::no_delay_to(port);
+            Ok(())
+        })
+    })
+}
+
 impl Db {
     /// Connects to `sqlite://PATH` (created if missing, WAL) or `postgres://…`.
     pub async fn connect(url: &str) -> Result<Db, StoreError> {
@@ -150,7 +167,7 @@ impl Db {
                 let ms = settings.statement_timeout.as_millis().to_string();
                 options = options.options([("statement_timeout", ms.as_str())]);
             }
-            let pool = PgPoolOptions::new()
+            let pool = pg_pool_options(&options)
                 .max_connections(settings.max_connections.max(1))
                 .acquire_timeout(settings.acquire_timeout)
                 .connect_with(options)
@@ -169,14 +186,16 @@ impl Db {
     pub async fn connect_quickly(url: &str, patience: Duration) -> Result<Db, StoreError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             use sqlx::Connection;
+            use std::str::FromStr;
             let probe = tokio::time::timeout(patience, sqlx::PgConnection::connect(url))
                 .await
                 .map_err(|_| StoreError::Database(sqlx::Error::PoolTimedOut))??;
             let _ = probe.close().await;
-            let pool = PgPoolOptions::new()
+            let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+            let pool = pg_pool_options(&options)
                 .max_connections(4)
                 .acquire_timeout(patience)
-                .connect(url)
+                .connect_with(options)
                 .await?;
             return Ok(Db::Postgres(pool));
         }
