@@ -2,13 +2,12 @@
 //! client, and turn the outcome into what the store records. Also the inline sends of the
 //! Webhooks API (the test event and a manual retry).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rand::Rng;
 use tokio::sync::Notify;
 
+use super::announcer::Announcer;
 use super::client::{PostOutcome, WebhookClient};
 use super::event::{envelope, test_event_data};
 use crate::config::Config;
@@ -19,9 +18,7 @@ use crate::domain::time::{format_ms, now_ms};
 use crate::store::deliveries::{
     AttemptRecord, ClaimedDelivery, lease_one, queue_replay, record_attempts, webhook_monitor_id,
 };
-use crate::store::outbox::{
-    NewDelivery, NewEvent, announce_queued, insert_deliveries, insert_events,
-};
+use crate::store::outbox::{NewDelivery, NewEvent, insert_deliveries, insert_events};
 use crate::store::{Db, StoreError, new_id};
 use crate::telemetry;
 
@@ -72,8 +69,8 @@ pub struct Dispatcher {
     owner: String,
     lease_ms: i64,
     wake: Notify,
-    /// An announcement to other processes is on its way (they coalesce).
-    announcing: Arc<AtomicBool>,
+    /// Notifications to the other processes (they coalesce).
+    announcer: Announcer,
 }
 
 impl Dispatcher {
@@ -87,7 +84,7 @@ impl Dispatcher {
             owner: format!("{}:{}", std::process::id(), new_id()),
             lease_ms: lease_ms(timeout),
             wake: Notify::new(),
-            announcing: Arc::default(),
+            announcer: Announcer::default(),
         })
     }
 
@@ -116,18 +113,11 @@ impl Dispatcher {
     /// PostgreSQL those of other processes through a notification.
     pub fn wake(&self) {
         self.wake.notify_one();
-        if matches!(self.db, Db::Postgres(_)) && !self.announcing.swap(true, Ordering::AcqRel) {
-            let (db, announcing) = (self.db.clone(), self.announcing.clone());
-            tokio::spawn(async move {
-                announcing.store(false, Ordering::Release);
-                if let Err(err) = announce_queued(&db).await {
-                    tracing::warn!(error = %err, "announcing queued deliveries failed");
-                }
-            });
-        }
+        self.announcer.announce(&self.db);
     }
 
-    /// Wakes this process's worker only (it has room for more work).
+    /// Wakes this process's worker only: it has room for more work, or the other processes were
+    /// told already (an ingest announces its deliveries at its commit).
     pub fn wake_local(&self) {
         self.wake.notify_one();
     }

@@ -28,6 +28,7 @@ use crate::research::follow_latest_job_changes;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_targets::follow_people;
 use crate::store::company_keys::{KeyClaim, claim_keys};
+use crate::store::outbox::bump_version_and_announce;
 use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
 use crate::store::versions::bump_data_version;
 use crate::store::{Db, StoreError, Tx, new_id};
@@ -168,11 +169,16 @@ async fn accept_once(
     let mut outbox = Outbox::new(now);
     fan_out_new_companies(&mut tx, &new_companies, &mut outbox).await?;
     fan_out_signals(&mut tx, &new_signals, &mut outbox).await?;
-    outbox.enqueue(&mut tx).await?;
+    let queued = outbox.enqueue(&mut tx).await?;
     move_job_changes(&mut tx, &rows, &new_signals, now).await?;
     // In the same transaction: no list answer can be cached under the old version from the
-    // new rows, and the writer commits once instead of twice.
-    bump_data_version(&mut tx).await?;
+    // new rows, and the writer commits once instead of twice. The other processes' workers
+    // hear of the deliveries at the commit.
+    if queued.deliveries > 0 {
+        bump_version_and_announce(&mut tx).await?;
+    } else {
+        bump_data_version(&mut tx).await?;
+    }
     tx.commit().await?;
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));

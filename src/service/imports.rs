@@ -64,7 +64,8 @@ pub async fn import_signals(
                 ServiceError::Store(StoreError::Database(sqlx::Error::Protocol(cause)))
             }
         })?;
-    services.dispatcher.wake();
+    // The other processes heard of the deliveries when the group committed.
+    services.dispatcher.wake_local();
     Ok(report)
 }
 

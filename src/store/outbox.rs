@@ -210,6 +210,23 @@ pub async fn announce_queued(db: &Db) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Marks the list data as changed, as `versions::bump_data_version` does, and on PostgreSQL
+/// also announces queued deliveries as [`announce_queued`] does, but at the commit of `tx` and in
+/// the same statement: an ingest that queued deliveries spends no round trip of its own on the
+/// notification, and PostgreSQL sends it only if the deliveries are committed.
+pub async fn bump_version_and_announce(tx: &mut Tx) -> Result<(), StoreError> {
+    let Tx::Postgres(conn) = tx else {
+        return super::versions::bump_data_version(tx).await;
+    };
+    sqlx::query(
+        "UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING pg_notify($1, '')",
+    )
+    .bind(QUEUED_CHANNEL)
+    .execute(&mut **conn)
+    .await?;
+    Ok(())
+}
+
 /// A listener for [`announce_queued`]; `None` on SQLite.
 pub async fn listen_queued(db: &Db) -> Result<Option<PgListener>, StoreError> {
     let Db::Postgres(pool) = db else {
