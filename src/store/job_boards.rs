@@ -84,10 +84,12 @@ pub async fn boards_to_poll(
     .await)?)
 }
 
-/// Takes the board's lease until `until` when nobody holds it, nobody polled it since
+/// Takes the board's lease until `until` when nobody holds it, nobody polled it after
 /// `pass_started`, and it is due by `due_by`: true when this worker has it. One conditional
 /// update, so of two workers racing for a board exactly one wins, and a pass that listed the
-/// board before another worker polled it leaves it alone.
+/// board before another worker polled it leaves it alone. A poll that ended in the very
+/// millisecond this pass started does not count as after it: a run asked for right after
+/// another one answered (well under a millisecond on loopback) still polls the board.
 pub async fn claim_board(
     db: &Db,
     board: &BoardRow,
@@ -100,7 +102,7 @@ pub async fn claim_board(
         Ok(on_tx!(tx, |conn| sqlx::query(
             "UPDATE job_boards SET lease_until = $3 \
              WHERE provider = $1 AND token = $2 AND lease_until <= $4 \
-             AND COALESCE(last_checked_at, 0) < $5 AND due_at <= $6"
+             AND COALESCE(last_checked_at, 0) <= $5 AND due_at <= $6"
         )
         .bind(&board.provider)
         .bind(&board.token)

@@ -42,13 +42,25 @@ fn warn_once(err: &std::io::Error) {
 #[cfg(target_os = "linux")]
 mod linux {
     use std::io;
+    use std::os::fd::OwnedFd;
 
     use rustix::net::{SocketAddrAny, getpeername, sockopt};
     use rustix::process::{PidfdFlags, PidfdGetfdFlags, getpid, pidfd_getfd, pidfd_open};
 
     pub fn no_delay_to(port: u16) -> io::Result<usize> {
-        let me = pidfd_open(getpid(), PidfdFlags::empty())?;
         let mut set = 0;
+        for socket in sockets_to(port)? {
+            if sockopt::set_tcp_nodelay(&socket, true).is_ok() {
+                set += 1;
+            }
+        }
+        Ok(set)
+    }
+
+    /// Duplicates of this process's TCP sockets whose peer port is `port`.
+    pub fn sockets_to(port: u16) -> io::Result<Vec<OwnedFd>> {
+        let me = pidfd_open(getpid(), PidfdFlags::empty())?;
+        let mut found = Vec::new();
         for fd in socket_fds()? {
             // The socket may have been closed since the listing: then there is nothing to set.
             let Ok(socket) = pidfd_getfd(&me, fd, PidfdGetfdFlags::empty()) else {
@@ -58,11 +70,11 @@ mod linux {
                 Ok(Some(peer)) => tcp_port(&peer),
                 _ => None,
             };
-            if peer_port == Some(port) && sockopt::set_tcp_nodelay(&socket, true).is_ok() {
-                set += 1;
+            if peer_port == Some(port) {
+                found.push(socket);
             }
         }
-        Ok(set)
+        Ok(found)
     }
 
     /// The port of an IPv4 or IPv6 peer.
@@ -99,7 +111,12 @@ mod linux {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    use super::no_delay_to;
+    use std::str::FromStr;
+
+    use rustix::net::sockopt;
+
+    use super::{linux, no_delay_to};
+    use crate::store::Db;
 
     #[tokio::test]
     async fn a_connection_to_the_port_gets_no_delay_and_others_keep_nagle() {
@@ -116,5 +133,30 @@ mod tests {
         assert!(no_delay_to(port) >= 1);
         assert!(to_port.nodelay().unwrap());
         assert!(!elsewhere.nodelay().unwrap());
+    }
+
+    #[tokio::test]
+    #[ignore = "needs PostgreSQL: set SIGNALWATCH_TEST_POSTGRES_URL, run with --run-ignored all"]
+    async fn every_connection_of_a_postgresql_pool_has_nagle_turned_off() {
+        let url = std::env::var("SIGNALWATCH_TEST_POSTGRES_URL")
+            .expect("SIGNALWATCH_TEST_POSTGRES_URL names the PostgreSQL server");
+        let options = sqlx::postgres::PgConnectOptions::from_str(&url).expect("a PostgreSQL URL");
+        let db = Db::connect(&url).await.expect("connect");
+        let Db::Postgres(pool) = &db else {
+            panic!("a PostgreSQL URL gives a PostgreSQL handle");
+        };
+        let mut held = Vec::new();
+        for _ in 0..3 {
+            held.push(pool.acquire().await.expect("a connection"));
+        }
+        let sockets = linux::sockets_to(options.get_port()).expect("the process's sockets");
+        assert!(
+            sockets.len() >= 3,
+            "{} sockets to the server",
+            sockets.len()
+        );
+        for socket in &sockets {
+            assert!(sockopt::tcp_nodelay(socket).expect("TCP_NODELAY readable"));
+        }
     }
 }
