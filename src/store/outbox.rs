@@ -218,12 +218,11 @@ pub async fn bump_version_and_announce(tx: &mut Tx) -> Result<(), StoreError> {
     let Tx::Postgres(conn) = tx else {
         return super::versions::bump_data_version(tx).await;
     };
-    sqlx::query(
-        "UPDATE data_version SET version = version + 1 WHERE id = 1 RETURNING pg_notify($1, '')",
-    )
-    .bind(QUEUED_CHANNEL)
-    .execute(&mut **conn)
-    .await?;
+    let sql = format!("{} RETURNING pg_notify($1, '')", super::versions::BUMP);
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(QUEUED_CHANNEL)
+        .execute(&mut **conn)
+        .await?;
     Ok(())
 }
 

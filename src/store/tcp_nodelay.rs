@@ -19,7 +19,7 @@
 /// returns how many sockets it set. Failures are reported once and leave the sockets as they
 /// were (statements still work, with the delays above).
 pub fn no_delay_to(port: u16) -> usize {
-    match linux::no_delay_to(port) {
+    match sockets::no_delay_to(port) {
         Ok(set) => set,
         Err(err) => {
             warn_once(&err);
@@ -40,7 +40,7 @@ fn warn_once(err: &std::io::Error) {
 }
 
 #[cfg(target_os = "linux")]
-mod linux {
+mod sockets {
     use std::io;
     use std::os::fd::OwnedFd;
 
@@ -103,7 +103,7 @@ mod linux {
 }
 
 #[cfg(not(target_os = "linux"))]
-mod linux {
+mod sockets {
     pub fn no_delay_to(_port: u16) -> std::io::Result<usize> {
         Ok(0)
     }
@@ -115,7 +115,7 @@ mod tests {
 
     use rustix::net::sockopt;
 
-    use super::{linux, no_delay_to};
+    use super::{no_delay_to, sockets};
     use crate::store::Db;
 
     #[tokio::test]
@@ -149,7 +149,7 @@ mod tests {
         for _ in 0..3 {
             held.push(pool.acquire().await.expect("a connection"));
         }
-        let sockets = linux::sockets_to(options.get_port()).expect("the process's sockets");
+        let sockets = sockets::sockets_to(options.get_port()).expect("the process's sockets");
         assert!(
             sockets.len() >= 3,
             "{} sockets to the server",

@@ -4,14 +4,15 @@
 use super::{Db, StoreError, Tx};
 use crate::{on_db, on_tx};
 
+/// The statement that marks the list data as changed.
+pub(super) const BUMP: &str = "UPDATE data_version SET version = version + 1 WHERE id = 1";
+
 /// Marks the list data as changed; commits with the transaction that changed it.
 pub async fn bump_data_version(tx: &mut Tx) -> Result<(), StoreError> {
-    on_tx!(tx, |conn| sqlx::query(
-        "UPDATE data_version SET version = version + 1 WHERE id = 1"
-    )
-    .execute(conn)
-    .await
-    .map(|r| r.rows_affected()))?;
+    on_tx!(tx, |conn| sqlx::query(BUMP)
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
