@@ -24,6 +24,7 @@ each_backend!(
     a_bulk_load_and_a_load_beside_a_monitor_answer_every_list_alike,
     a_bulk_loaded_database_has_the_indexes_a_migrated_one_has,
     a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_runs_again,
+    a_bulk_load_of_thousands_of_records_a_file_lists_each_record_once,
 );
 
 /// Every list, plain and with the filters, orders and searches that read the indexes a bulk load
@@ -291,4 +292,57 @@ async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_run
             "{path}: each record once, none from the stopped load twice"
         );
     }
+}
+
+/// Lines of an import file: its records.
+fn records_in(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .expect("import file")
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .count()
+}
+
+/// Batches of thousands of records take the loader's widest path (on PostgreSQL their rows go
+/// through `COPY`): every record arrives once, and the searches built from them find them.
+async fn a_bulk_load_of_thousands_of_records_a_file_lists_each_record_once(backend: Backend) {
+    let files = tempfile::tempdir().expect("temp dir");
+    let out = files.path().display().to_string();
+    let written = signalwatch(files.path(), &["demo-data", "--scale", "s", "--out", &out]).await;
+    assert!(written.success, "{written:?}");
+    let app = TestApp::start(backend).await;
+
+    let loaded = import(files.path(), &app.database_url).await;
+
+    assert!(loaded.success, "{loaded:?}");
+    assert!(loaded.stdout.contains("bulk load"), "{}", loaded.stdout);
+    let team = team_with_credits(&app).await;
+    for (path, file) in [
+        (COMPANIES, "companies.ndjson"),
+        (FUNDING, "funding.ndjson"),
+        (HIRING, "hiring.ndjson"),
+        (ACQUISITIONS, "acquisitions.ndjson"),
+        (JOB_CHANGES, "job-changes.ndjson"),
+    ] {
+        let records = records_in(&files.path().join(file));
+        assert!(records >= 500, "{file}: {records} records");
+        let listed = app.get(&url(path, &[("count", "true")]), &team.key).await;
+        assert_eq!(
+            listed.body["pagination"]["totalCount"],
+            json!(records),
+            "{file}: each record once"
+        );
+    }
+    let described = app
+        .get(
+            &url(HIRING, &[("description", "engineer"), ("count", "true")]),
+            &team.key,
+        )
+        .await;
+    assert_eq!(described.status, 200, "{:?}", described.body);
+    assert!(
+        described.body["pagination"]["totalCount"].as_u64() > Some(0),
+        "{:?}",
+        described.body["pagination"]
+    );
 }
