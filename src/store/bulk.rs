@@ -1,8 +1,7 @@
 //! Set-wise statements for bulk writes on both backends: multi-row `INSERT … VALUES (…), (…)`
 //! statements of a bounded size (on PostgreSQL one statement over `UNNEST` of column arrays,
-//! see `bulk_unnest`, or over rows sent by `COPY` when there are many, see `bulk_copy`), and
-//! `IN (…)` lists (`= ANY($n)` with one array parameter on PostgreSQL, chunked placeholder
-//! lists on SQLite).
+//! see `bulk_unnest`), and `IN (…)` lists (`= ANY($n)` with one array parameter on
+//! PostgreSQL, chunked placeholder lists on SQLite).
 
 use sqlx::FromRow;
 use sqlx::postgres::PgRow;
@@ -96,7 +95,7 @@ pub async fn execute_rows(
 ) -> Result<u64, StoreError> {
     let width = stmt.width().max(1);
     if let (Tx::Postgres(t), false) = (&mut *tx, values.is_empty())
-        && let Some((sql, columns)) = super::bulk_unnest::prepare(t, stmt, values, width).await?
+        && let Some((sql, columns)) = super::bulk_unnest::prepare(stmt, values, width)
     {
         let q = super::bulk_unnest::bind(sqlx::query(sqlx::AssertSqlSafe(sql)), columns);
         return Ok(q.execute(&mut **t).await?.rows_affected());
@@ -126,7 +125,7 @@ where
 {
     let width = stmt.width().max(1);
     if let (Tx::Postgres(t), false) = (&mut *tx, values.is_empty())
-        && let Some((sql, columns)) = super::bulk_unnest::prepare(t, stmt, values, width).await?
+        && let Some((sql, columns)) = super::bulk_unnest::prepare(stmt, values, width)
     {
         let q = sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql));
         return Ok(super::bulk_unnest::bind_as(q, columns)

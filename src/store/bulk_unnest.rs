@@ -1,16 +1,13 @@
 //! Multi-row statements on PostgreSQL as one `SELECT … FROM UNNEST($1::text[], …)`: one array
 //! parameter per column instead of one parameter per value. The statement text then depends only
 //! on the statement, not on the number of rows, so the server parses and plans it once per
-//! connection, and a batch of any size is one round trip. Statements of many rows read them
-//! from a staging table filled by `COPY` instead (see `bulk_copy`).
+//! connection, and a batch of any size is one round trip.
 
 use sqlx::postgres::{PgArguments, PgRow};
 use sqlx::query::{Query, QueryAs};
-use sqlx::{FromRow, PgConnection, Postgres};
+use sqlx::{FromRow, Postgres};
 
-use super::StoreError;
 use super::bulk::{RowStatement, Val};
-use super::bulk_copy::{self, COPY_ROWS};
 
 /// One column's values, of the type its first value has.
 pub(super) enum Column<'a> {
@@ -20,16 +17,7 @@ pub(super) enum Column<'a> {
 }
 
 impl Column<'_> {
-    /// Values in the column.
-    pub(super) fn len(&self) -> usize {
-        match self {
-            Column::Text(v) => v.len(),
-            Column::Int(v) => v.len(),
-            Column::Bool(v) => v.len(),
-        }
-    }
-
-    pub(super) fn sql_type(&self) -> &'static str {
+    fn sql_type(&self) -> &'static str {
         match self {
             Column::Text(_) => "text",
             Column::Int(_) => "bigint",
@@ -100,21 +88,12 @@ fn unnest_sql(stmt: &RowStatement<'_>, types: &[&str]) -> Option<String> {
         .map(|(i, t)| format!("${}::{t}[]", i + 1))
         .collect();
     let names: Vec<String> = (1..=types.len()).map(|i| format!("u{i}")).collect();
-    let source = format!("UNNEST({}) AS u({})", arrays.join(", "), names.join(", "));
-    rows_from(stmt, &source)
-}
-
-/// The statement rewritten to read its rows from `table`, whose columns are `u1, u2, …` (a
-/// staging table, see `bulk_copy`); `None` as for [`unnest_sql`].
-pub(super) fn staged_sql(stmt: &RowStatement<'_>, table: &str) -> Option<String> {
-    rows_from(stmt, &format!("{table} AS u"))
-}
-
-/// The statement with its rows selected from `source`, a relation named `u` with columns `u1,
-/// u2, …`.
-fn rows_from(stmt: &RowStatement<'_>, source: &str) -> Option<String> {
     let (list, items) = select_list(stmt.template);
-    let select = format!("SELECT {list} FROM {source}");
+    let select = format!(
+        "SELECT {list} FROM UNNEST({}) AS u({})",
+        arrays.join(", "),
+        names.join(", ")
+    );
     let head = stmt.head.trim_end();
     if let Some(head) = head.strip_suffix("(VALUES") {
         let rest = stmt.tail.strip_prefix(") AS v")?;
@@ -128,25 +107,15 @@ fn rows_from(stmt: &RowStatement<'_>, source: &str) -> Option<String> {
     Some(format!("{head}{select}{}", stmt.tail))
 }
 
-/// The SQL of `stmt` over `values` and the column arrays to bind to it, when it can be written
-/// over UNNEST. From [`COPY_ROWS`] rows the values are copied into a staging table first and
-/// the SQL reads them from there: nothing is left to bind.
-pub(super) async fn prepare<'a>(
-    conn: &mut PgConnection,
+/// The SQL and the column arrays of `stmt` over `values`, when it can be written over UNNEST.
+pub(super) fn prepare<'a>(
     stmt: &RowStatement<'_>,
     values: &[Val<'a>],
     width: usize,
-) -> Result<Option<(String, Vec<Column<'a>>)>, StoreError> {
-    let Some(columns) = columns(values, width) else {
-        return Ok(None);
-    };
-    let rows = columns.first().map_or(0, Column::len);
-    if rows >= COPY_ROWS && staged_sql(stmt, "u").is_some() {
-        let table = bulk_copy::stage(conn, &columns).await?;
-        return Ok(staged_sql(stmt, &table).map(|sql| (sql, Vec::new())));
-    }
+) -> Option<(String, Vec<Column<'a>>)> {
+    let columns = columns(values, width)?;
     let types: Vec<&str> = columns.iter().map(Column::sql_type).collect();
-    Ok(unnest_sql(stmt, &types).map(|sql| (sql, columns)))
+    Some((unnest_sql(stmt, &types)?, columns))
 }
 
 /// Binds the column arrays onto a statement.

@@ -10,7 +10,6 @@ pub mod api_keys;
 pub mod board_postings;
 pub mod bulk;
 pub mod bulk_companies;
-mod bulk_copy;
 pub mod bulk_load;
 pub mod bulk_people;
 pub mod bulk_targets;

@@ -264,33 +264,28 @@ pub fn categories_clause(c: &mut Conditions, db: &Db, column: &str, wanted: &[St
     }
 }
 
-/// Writes the search documents of the given companies from their stored rows; `replace` when
-/// they may have documents already (else they are only added).
+/// Writes the search documents of the given companies from their stored rows (SQLite's FTS5
+/// tables); `replace` when they may have documents already (else they are only added). On
+/// PostgreSQL the vectors are generated columns of the row itself: nothing to write.
 pub async fn index_companies(tx: &mut Tx, ids: &[&str], replace: bool) -> Result<(), StoreError> {
-    let statements: &[&str] = match (&*tx, replace) {
-        (Tx::Sqlite(_), true) => &[
-            "INSERT OR REPLACE INTO company_search (rowid, name_industry, details) \
-             SELECT rowid, name || ' ' || COALESCE(industry, ''), \
-             COALESCE(description, '') || ' ' || keywords || ' ' || specialties \
-             FROM companies WHERE id {in}",
-            "INSERT OR REPLACE INTO company_names (rowid, name) \
-             SELECT rowid, lower(name) FROM companies WHERE id {in}",
-        ],
-        (Tx::Sqlite(_), false) => &[
-            "INSERT INTO company_search (rowid, name_industry, details) \
-             SELECT rowid, name || ' ' || COALESCE(industry, ''), \
-             COALESCE(description, '') || ' ' || keywords || ' ' || specialties \
-             FROM companies WHERE id {in}",
-            "INSERT INTO company_names (rowid, name) \
-             SELECT rowid, lower(name) FROM companies WHERE id {in}",
-        ],
-        (Tx::Postgres(_), _) => &["UPDATE companies SET \
-             name_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '')), \
-             search_tsv = to_tsvector('simple', name || ' ' || COALESCE(industry, '') || ' ' \
-             || COALESCE(description, '') || ' ' || keywords || ' ' || specialties) \
-             WHERE id {in}"],
+    let verb = match (&*tx, replace) {
+        (Tx::Postgres(_), _) => return Ok(()),
+        (Tx::Sqlite(_), true) => "INSERT OR REPLACE",
+        (Tx::Sqlite(_), false) => "INSERT",
     };
-    for sql in statements {
+    let statements = [
+        format!(
+            "{verb} INTO company_search (rowid, name_industry, details) \
+             SELECT rowid, name || ' ' || COALESCE(industry, ''), \
+             COALESCE(description, '') || ' ' || keywords || ' ' || specialties \
+             FROM companies WHERE id {{in}}"
+        ),
+        format!(
+            "{verb} INTO company_names (rowid, name) \
+             SELECT rowid, lower(name) FROM companies WHERE id {{in}}"
+        ),
+    ];
+    for sql in &statements {
         execute_in(tx, sql, &[], ids).await?;
     }
     Ok(())

@@ -303,8 +303,8 @@ fn records_in(path: &Path) -> usize {
         .count()
 }
 
-/// Batches of thousands of records take the loader's widest path (on PostgreSQL their rows go
-/// through `COPY`): every record arrives once, and the searches built from them find them.
+/// Files of thousands of records load in batches of thousands, each written with statements of
+/// thousands of rows: every record arrives once, and the searches built from them find them.
 async fn a_bulk_load_of_thousands_of_records_a_file_lists_each_record_once(backend: Backend) {
     let files = tempfile::tempdir().expect("temp dir");
     let out = files.path().display().to_string();
