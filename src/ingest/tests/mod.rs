@@ -12,10 +12,39 @@ use super::fields::Record;
 use crate::domain::company::CompanyRecord;
 use crate::store::Db;
 
-/// A migrated database that lives as long as the value.
+/// A migrated database that lives as long as the value: its SQLite file is deleted with its
+/// directory, its PostgreSQL database dropped.
 pub struct TestDb {
     pub db: Db,
     _dir: Option<TempDir>,
+    /// The server URL and the name of the PostgreSQL database, to drop at the end.
+    dropped_from: Option<(String, String)>,
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let Some((server, name)) = self.dropped_from.take() else {
+            return;
+        };
+        // On a thread and runtime of its own: the test's runtime is single-threaded and may be
+        // ending. `FORCE` closes the pool's connections. Best effort: a leftover costs disk only.
+        let dropping = std::thread::spawn(move || {
+            use sqlx::Connection;
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async {
+                let mut conn = sqlx::PgConnection::connect(&server).await.ok()?;
+                let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .execute(&mut conn)
+                    .await
+                    .ok()
+            })
+        });
+        let _ = dropping.join();
+    }
 }
 
 /// A fresh database per backend under test.
@@ -27,7 +56,10 @@ pub async fn databases() -> Vec<TestDb> {
         .ok()
         .filter(|u| !u.is_empty())
     {
-        out.push(open(&postgres_database(&server).await, None).await);
+        let name = format!("sw_ingest_{}", uuid::Uuid::new_v4().simple());
+        let mut database = open(&postgres_database(&server, &name).await, None).await;
+        database.dropped_from = Some((server, name));
+        out.push(database);
     }
     out
 }
@@ -35,12 +67,15 @@ pub async fn databases() -> Vec<TestDb> {
 async fn open(url: &str, dir: Option<TempDir>) -> TestDb {
     let db = Db::connect(url).await.expect("connect");
     db.migrate().await.expect("migrate");
-    TestDb { db, _dir: dir }
+    TestDb {
+        db,
+        _dir: dir,
+        dropped_from: None,
+    }
 }
 
-async fn postgres_database(server: &str) -> String {
+async fn postgres_database(server: &str, name: &str) -> String {
     use sqlx::Connection;
-    let name = format!("sw_ingest_{}", uuid::Uuid::new_v4().simple());
     let mut conn = sqlx::PgConnection::connect(server).await.expect("connect");
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
         .execute(&mut conn)
