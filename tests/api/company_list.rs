@@ -12,6 +12,7 @@ each_backend!(
     a_company_record_has_exactly_the_documented_fields_and_values,
     every_company_record_has_the_same_fields_with_their_types,
     search_matches_name_industry_description_keywords_and_specialties,
+    a_company_stored_again_is_found_by_its_new_words_and_no_longer_by_its_old_ones,
     domain_is_an_exact_lookup_that_normalizes_scheme_www_port_path_and_slash,
     linkedin_url_is_an_exact_lookup_and_refuses_a_personal_profile,
     a_domain_and_a_linkedin_url_of_different_companies_give_nothing,
@@ -172,6 +173,37 @@ async fn search_matches_name_industry_description_keywords_and_specialties(backe
             lists.ids(COMPANIES, &[("search", search)]).await,
             *expected,
             "search={search}"
+        );
+    }
+}
+
+async fn a_company_stored_again_is_found_by_its_new_words_and_no_longer_by_its_old_ones(
+    backend: Backend,
+) {
+    let lists = Lists::with_companies(backend).await;
+    assert_eq!(lists.ids(COMPANIES, &[("search", "tooling")]).await, [ACME]);
+
+    lists
+        .app
+        .import_companies(json!([{
+            "id": ACME, "name": "Acme Corporation",
+            "description": "Acme builds warehouse robots",
+            "industry": "Robotics", "keywords": ["fleet orchestration"],
+        }]))
+        .await;
+
+    for word in ["warehouse", "robotics", "orchestration"] {
+        assert_eq!(
+            lists.ids(COMPANIES, &[("search", word)]).await,
+            [ACME],
+            "search={word}"
+        );
+    }
+    for word in ["tooling", "automation"] {
+        assert_eq!(
+            lists.ids(COMPANIES, &[("search", word)]).await,
+            NONE,
+            "search={word}"
         );
     }
 }
