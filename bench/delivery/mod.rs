@@ -50,6 +50,18 @@ pub struct DeliveryArgs {
     /// the last is answered; deliveries going out); 0 skips it
     #[arg(long, default_value_t = 16)]
     pub ingest_clients: usize,
+    /// Which PostgreSQL topologies to measure: one `serve` process, 2 api + 2 worker
+    /// processes, or both (SQLite always runs one process)
+    #[arg(long, value_enum, default_value = "both")]
+    pub topology: Topology,
+}
+
+/// `--topology` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Topology {
+    One,
+    Split,
+    Both,
 }
 
 /// Endpoints every signal fans out to.
@@ -69,8 +81,12 @@ pub async fn run(args: &Args, signalwatch: &Path) -> anyhow::Result<()> {
     let receiver = BenchReceiver::start().await?;
     let mut rows = Vec::new();
     for backend in &backends {
-        rows.push(topology(args, signalwatch, &receiver, backend, false).await?);
-        if matches!(backend, Backend::Postgres(_)) {
+        let postgres = matches!(backend, Backend::Postgres(_));
+        let chosen = args.delivery.topology;
+        if !postgres || chosen != Topology::Split {
+            rows.push(topology(args, signalwatch, &receiver, backend, false).await?);
+        }
+        if postgres && chosen != Topology::One {
             rows.push(topology(args, signalwatch, &receiver, backend, true).await?);
         }
     }
