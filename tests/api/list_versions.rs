@@ -24,7 +24,12 @@ async fn a_signal_stored_through_another_process_is_in_the_next_count_and_page_o
     let before = total(&app, &team, FUNDING).await;
     let newest_before = newest_funding_id(&app, &team).await;
 
-    import_signals(&other, "funding", json!([new_round("f-from-the-other-process")])).await;
+    import_signals(
+        &other,
+        "funding",
+        json!([new_round("f-from-the-other-process")]),
+    )
+    .await;
 
     assert_eq!(total(&app, &team, FUNDING).await, before + 1);
     assert_eq!(
@@ -58,10 +63,7 @@ async fn a_company_stored_through_another_process_is_in_the_next_company_list_of
 
     assert_eq!(total(&app, &team, COMPANIES).await, before + 1);
     let found = app
-        .get(
-            &url(COMPANIES, &[("domain", "late.example")]),
-            &team.key,
-        )
+        .get(&url(COMPANIES, &[("domain", "late.example")]), &team.key)
         .await;
     assert_eq!(found.status, 200, "{:?}", found.body);
     assert_eq!(found.data()[0]["name"], "Late Arrival");

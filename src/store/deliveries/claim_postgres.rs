@@ -2,14 +2,15 @@
 //! with credits, seeks that webhook's oldest due, unleased rows (index `deliveries_due_webhook`)
 //! up to the room the webhook has left in this process, locks them with `FOR UPDATE SKIP LOCKED`
 //! (rows another worker is claiming at this moment are passed over, never waited for), and
-//! leases them. Free rows (test events, replays) are sought apart on `deliveries_due_free`.
+//! leases them, returning each with its webhook's address and secret and its event's body.
+//! Free rows (test events, replays) are sought apart on `deliveries_due_free`.
 //! Each row still passes the per-delivery rule (its own team's credits and its monitor), as on
 //! SQLite, so both backends send the same rows.
 //!
 //! Only rows the claim may lease are locked: the room per webhook bounds each seek, so a claim
 //! never locks the whole due backlog to lease a few of it.
 
-use super::{Claim, ClaimedDelivery, claimed_rows};
+use super::{Claim, ClaimedDelivery};
 use crate::store::{Db, StoreError};
 
 /// The claim. Parameters: $1 now, $2 lease end, $3 owner, $4 most rows in all, $5 most open per
@@ -40,8 +41,11 @@ const CLAIM: &str = "WITH room AS (\
      ORDER BY y.next_attempt_at LIMIT $5::bigint FOR UPDATE OF y SKIP LOCKED), \
      picked AS (SELECT id, next_attempt_at FROM paid UNION SELECT id, next_attempt_at FROM free) \
      UPDATE deliveries d SET lease_until = $2, lease_owner = $3, updated_at = $1 \
-     FROM (SELECT id FROM picked ORDER BY next_attempt_at LIMIT $4::bigint) p \
-     WHERE d.id = p.id RETURNING d.id";
+     FROM (SELECT id FROM picked ORDER BY next_attempt_at LIMIT $4::bigint) p, webhooks w, events e \
+     WHERE d.id = p.id AND w.id = d.webhook_id AND e.id = d.event_id \
+     RETURNING d.id, d.webhook_id, d.team_id, d.monitor_id, d.event_id, d.event_type, d.free, \
+     d.max_attempts, d.attempt_count, w.endpoint_url, w.secret, e.data, \
+     e.created_at AS event_created_at";
 
 /// Leases what the webhooks have room for, oldest first, at most `claim.limit`.
 pub async fn claim_due_postgres(
@@ -57,9 +61,10 @@ pub async fn claim_due_postgres(
     let Db::Postgres(pool) = db else {
         return Err(StoreError::UnsupportedUrl);
     };
-    // One statement is its own transaction: a claim that finds nothing to send (a wake-up for
-    // a team without credits, say) costs one round trip, not three with BEGIN and COMMIT.
-    let ids: Vec<String> = sqlx::query_scalar::<_, String>(CLAIM)
+    // One statement is its own transaction, and it returns what the worker sends: a claim
+    // costs one round trip, whether it finds nothing (a wake-up for a team without credits,
+    // say) or a full batch.
+    Ok(sqlx::query_as::<_, ClaimedDelivery>(CLAIM)
         .bind(claim.now)
         .bind(claim.now + claim.lease_ms)
         .bind(claim.owner)
@@ -68,13 +73,5 @@ pub async fn claim_due_postgres(
         .bind(&busy_ids)
         .bind(&busy_open)
         .fetch_all(pool)
-        .await?;
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    // The leases keep the rows this worker's while they are read.
-    let mut tx = db.begin_read().await?;
-    let claimed = claimed_rows(&mut tx, &ids).await?;
-    tx.commit().await?;
-    Ok(claimed)
+        .await?)
 }
