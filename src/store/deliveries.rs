@@ -45,10 +45,23 @@ pub struct ClaimedDelivery {
     pub event_created_at: i64,
 }
 
-const CLAIMED: &str = "SELECT d.id, d.webhook_id, d.team_id, d.monitor_id, d.event_id, \
-     d.event_type, d.free, d.max_attempts, d.attempt_count, w.endpoint_url, w.secret, e.data, \
-     e.created_at AS event_created_at FROM deliveries d \
-     JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id";
+/// The columns of a [`ClaimedDelivery`], of a delivery `d`, its webhook `w` and its event `e`
+/// (a literal, for `concat!`: the PostgreSQL claim returns them from its own statement).
+macro_rules! claimed_columns {
+    () => {
+        "d.id, d.webhook_id, d.team_id, d.monitor_id, d.event_id, d.event_type, d.free, \
+         d.max_attempts, d.attempt_count, w.endpoint_url, w.secret, e.data, \
+         e.created_at AS event_created_at"
+    };
+}
+use claimed_columns;
+
+const CLAIMED: &str = concat!(
+    "SELECT ",
+    claimed_columns!(),
+    " FROM deliveries d \
+     JOIN webhooks w ON w.id = d.webhook_id JOIN events e ON e.id = d.event_id"
+);
 
 /// How one claim asks for work.
 #[derive(Debug, Clone, Copy)]

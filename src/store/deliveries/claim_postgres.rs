@@ -10,12 +10,13 @@
 //! Only rows the claim may lease are locked: the room per webhook bounds each seek, so a claim
 //! never locks the whole due backlog to lease a few of it.
 
-use super::{Claim, ClaimedDelivery};
+use super::{Claim, ClaimedDelivery, claimed_columns};
 use crate::store::{Db, StoreError};
 
 /// The claim. Parameters: $1 now, $2 lease end, $3 owner, $4 most rows in all, $5 most open per
 /// webhook, $6/$7 webhooks with requests open and how many.
-const CLAIM: &str = "WITH room AS (\
+const CLAIM: &str = concat!(
+    "WITH room AS (\
      SELECT w.id AS webhook_id, $5::bigint - COALESCE(b.open, 0) AS room \
      FROM webhooks w JOIN teams wt ON wt.id = w.team_id \
      LEFT JOIN monitors wm ON wm.id = w.monitor_id \
@@ -42,10 +43,9 @@ const CLAIM: &str = "WITH room AS (\
      picked AS (SELECT id, next_attempt_at FROM paid UNION SELECT id, next_attempt_at FROM free) \
      UPDATE deliveries d SET lease_until = $2, lease_owner = $3, updated_at = $1 \
      FROM (SELECT id FROM picked ORDER BY next_attempt_at LIMIT $4::bigint) p, webhooks w, events e \
-     WHERE d.id = p.id AND w.id = d.webhook_id AND e.id = d.event_id \
-     RETURNING d.id, d.webhook_id, d.team_id, d.monitor_id, d.event_id, d.event_type, d.free, \
-     d.max_attempts, d.attempt_count, w.endpoint_url, w.secret, e.data, \
-     e.created_at AS event_created_at";
+     WHERE d.id = p.id AND w.id = d.webhook_id AND e.id = d.event_id RETURNING ",
+    claimed_columns!()
+);
 
 /// Leases what the webhooks have room for, oldest first, at most `claim.limit`.
 pub async fn claim_due_postgres(
