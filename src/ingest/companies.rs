@@ -87,7 +87,9 @@ pub async fn store_companies(
     let mut attempt = Attempt::FIRST;
     let ids = loop {
         match store_once(db, session, valid.clone(), board_source).await {
-            Err(err) if err.is_contention() && attempt.may_retry() => attempt = attempt.next(),
+            Err(err) if err.is_contention() && attempt.may_retry() && session.may_run_again() => {
+                attempt = attempt.next()
+            }
             other => break other?,
         }
     };
@@ -137,7 +139,7 @@ async fn store_once(
         }
     }
     bump_data_version(&mut tx).await?;
-    tx.commit().await?;
+    session.commit(tx, plan.rows.len()).await?;
     session.remember_companies(plan.rows.iter().map(|r| r.id.as_str()));
     Ok(order.iter().map(|c| c.id.to_string()).collect())
 }

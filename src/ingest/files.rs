@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::records::parse_records;
-use super::session::ImportSession;
+use super::session::{BatchNumbers, ImportSession};
 use super::{
     PreparedCompanies, PreparedPeople, PreparedSignals, RecordError, accept_signals,
     prepare_companies, prepare_people, prepare_signals, store_companies, store_people,
@@ -24,6 +24,10 @@ const BATCH: usize = 5_000;
 /// prepared and written at once stay within the load's memory budget (scale `l`: 10,000 keeps
 /// the import under 1 GB, 25,000 took it to 1.3 GB for 13 % more speed).
 const BULK_BATCH: usize = 10_000;
+
+/// Records per commit of a bulk load on SQLite: the batches share transactions this long (see
+/// `ImportSession::spanning`).
+const BULK_SPAN: usize = 100_000;
 
 /// Records in a file's first transaction: small, so that writing starts while the reader
 /// prepares the next batches, which grow fourfold up to [`BATCH`].
@@ -149,11 +153,13 @@ impl Loading {
         }
     }
 
-    /// A bulk load: batches of [`BULK_BATCH`] on a connection the load has tuned already.
-    pub fn bulk() -> Loading {
+    /// A bulk load: batches of [`BULK_BATCH`] on a connection the load has tuned already,
+    /// sharing transactions; its signal batches numbered by `batches`, which the load's files
+    /// share.
+    pub fn bulk(batches: BatchNumbers) -> Loading {
         Loading {
             batch: BULK_BATCH,
-            session: ImportSession::new(),
+            session: ImportSession::spanning(BULK_SPAN, batches),
         }
     }
 }
@@ -192,6 +198,7 @@ pub async fn import_in_batches(
         progress(read);
     }
     reader.await??;
+    session.finish().await?;
     Ok(report)
 }
 

@@ -95,7 +95,7 @@ pub async fn store_people(
         .collect();
     follow_people(&mut tx, &moves, now).await?;
     bump_data_version(&mut tx).await?;
-    tx.commit().await?;
+    session.commit(tx, plan.rows.len()).await?;
     session.remember_companies(plan.rows.iter().map(|r| r.company_id.as_str()));
     let ids: Vec<String> = plan
         .stored

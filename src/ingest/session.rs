@@ -1,18 +1,34 @@
 //! What one import run remembers across its batches.
 
 use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use crate::store::bulk::tune_for_bulk;
+use crate::store::bulk_links::LinkRows;
 use crate::store::{Db, StoreError, Tx};
 
 /// State kept across the batches of one import (a file of the import command, or one admin API
-/// call): the ids of companies known to be stored. Companies are never deleted, so an id once
-/// seen stored needs no second look-up.
+/// call): the ids of companies known to be stored, and in a bulk load on SQLite the transaction
+/// its batches share. Companies are never deleted, so an id once seen stored needs no second
+/// look-up.
 #[derive(Debug, Default)]
 pub struct ImportSession {
     known_companies: HashSet<String>,
     bulk: bool,
+    /// Records per commit when the batches share transactions (0: each batch commits).
+    span: usize,
+    /// The shared transaction between two batches, and the records written in it so far.
+    held: Option<Tx>,
+    written: usize,
+    /// A bulk load's numbering of its signal batches, shared by its files.
+    batches: Option<BatchNumbers>,
 }
+
+/// The numbers of a bulk load's signal batches, in the order they are written, across the
+/// load's files (see `store::bulk_links`).
+#[derive(Debug, Clone, Default)]
+pub struct BatchNumbers(Arc<AtomicI64>);
 
 impl ImportSession {
     /// A session that knows nothing yet.
@@ -29,10 +45,39 @@ impl ImportSession {
         }
     }
 
-    /// Starts a batch's transaction. On PostgreSQL no lock is taken: ingests in every process
-    /// run at once, and unique keys decide which one creates a company or a signal (see
-    /// `signal_batch::accept_signals`).
-    pub async fn begin(&self, db: &Db) -> Result<Tx, StoreError> {
+    /// A session for a bulk load whose batches share one SQLite transaction per `span` records.
+    ///
+    /// A commit writes every page the transaction changed to the write-ahead log, and a load's
+    /// unique keys (random text ids) change pages all over their indexes in every batch: with
+    /// a commit per batch, the same pages are logged again and again. A transaction spanning
+    /// batches logs each page about once. A failed batch then takes the batches before it in
+    /// the same transaction with it, which a bulk load may lose: it is started over anyway
+    /// (see `store::bulk_load`). On PostgreSQL each batch commits.
+    ///
+    /// Its signal batches stage their company and tag rows, numbered by `batches`.
+    pub fn spanning(span: usize, batches: BatchNumbers) -> ImportSession {
+        ImportSession {
+            span,
+            batches: Some(batches),
+            ..ImportSession::default()
+        }
+    }
+
+    /// Where the next signal batch writes its company and tag rows.
+    pub fn link_rows(&self) -> LinkRows {
+        match &self.batches {
+            Some(BatchNumbers(next)) => LinkRows::Staged(next.fetch_add(1, Ordering::Relaxed)),
+            None => LinkRows::Direct,
+        }
+    }
+
+    /// Starts a batch's transaction, or continues the one the batches share. On PostgreSQL no
+    /// lock is taken: ingests in every process run at once, and unique keys decide which one
+    /// creates a company or a signal (see `signal_batch::accept_signals`).
+    pub async fn begin(&mut self, db: &Db) -> Result<Tx, StoreError> {
+        if let Some(tx) = self.held.take() {
+            return Ok(tx);
+        }
         let mut tx = db.begin_write().await?;
         if self.bulk {
             tune_for_bulk(&mut tx).await?;
@@ -40,12 +85,39 @@ impl ImportSession {
         Ok(tx)
     }
 
+    /// Ends a batch of `records` records: commits its transaction, or when the batches share
+    /// one and it has written fewer than the span, keeps it open for the next batch.
+    pub async fn commit(&mut self, tx: Tx, records: usize) -> Result<(), StoreError> {
+        self.written += records;
+        if matches!(tx, Tx::Sqlite(_)) && self.written < self.span {
+            self.held = Some(tx);
+            return Ok(());
+        }
+        self.written = 0;
+        tx.commit().await
+    }
+
+    /// Commits the transaction the batches share, if one is open: at the end of a file.
+    pub async fn finish(&mut self) -> Result<(), StoreError> {
+        self.written = 0;
+        match self.held.take() {
+            Some(tx) => tx.commit().await,
+            None => Ok(()),
+        }
+    }
+
+    /// True when a failed batch may run again from its start: nothing of earlier batches was
+    /// lost with its transaction.
+    pub fn may_run_again(&self) -> bool {
+        self.written == 0
+    }
+
     /// True when the company id is known to be stored.
     pub fn knows_company(&self, id: &str) -> bool {
         self.known_companies.contains(id)
     }
 
-    /// Remembers company ids stored by a committed batch.
+    /// Remembers company ids stored by a batch.
     pub fn remember_companies<'a>(&mut self, ids: impl IntoIterator<Item = &'a str>) {
         for id in ids {
             if !self.known_companies.contains(id) {

@@ -26,6 +26,7 @@ use crate::domain::signal_type::SignalType;
 use crate::domain::time::now_ms;
 use crate::research::follow_latest_job_changes;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
+use crate::store::bulk_links::LinkRows;
 use crate::store::bulk_targets::follow_people;
 use crate::store::company_keys::{KeyClaim, claim_keys};
 use crate::store::outbox::bump_version_and_announce;
@@ -131,7 +132,7 @@ pub async fn accept_signals(
     let mut attempt = Attempt::FIRST;
     let report = loop {
         match accept_once(db, session, &prepared).await {
-            Err(err) if err.is_contention() && attempt.may_retry() => {
+            Err(err) if err.is_contention() && attempt.may_retry() && session.may_run_again() => {
                 tracing::debug!(error = %err, "signal batch contended; running it again");
                 attempt = attempt.next();
             }
@@ -165,7 +166,8 @@ async fn accept_once(
     let new_companies = store_company_rows(&mut tx, &created, &[], now).await?;
     let order: Vec<_> = created.iter().map(stored_company).collect();
     resolve_targets(&mut tx, &order, now).await?;
-    let new_signals = write_rows(&mut tx, &rows, now, &mut report).await?;
+    let links = session.link_rows();
+    let new_signals = write_rows(&mut tx, &rows, links, now, &mut report).await?;
     let mut outbox = Outbox::new(now);
     fan_out_new_companies(&mut tx, &new_companies, &mut outbox).await?;
     fan_out_signals(&mut tx, &new_signals, &mut outbox).await?;
@@ -179,7 +181,7 @@ async fn accept_once(
     } else {
         bump_data_version(&mut tx).await?;
     }
-    tx.commit().await?;
+    session.commit(tx, rows.len()).await?;
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
     session.remember_companies(rows.iter().filter_map(|r| r.other_company_id.as_deref()));
@@ -331,6 +333,7 @@ fn find_or_create(
 async fn write_rows<'a>(
     tx: &mut Tx,
     rows: &'a [SignalRow],
+    links: LinkRows,
     now: i64,
     report: &mut SignalReport,
 ) -> Result<Vec<&'a SignalRow>, StoreError> {
@@ -359,7 +362,7 @@ async fn write_rows<'a>(
         .map(|(_, row)| row)
         .collect();
     let stored: Vec<&str> = existing.iter().map(String::as_str).collect();
-    let inserted = write_signals(tx, &written, &stored, now).await?;
+    let inserted = write_signals(tx, &written, &stored, links, now).await?;
     // A signal another ingest inserted after the look-up above was updated here, not inserted:
     // its records count as updates, and it is announced by that ingest alone.
     for (fresh, id) in report.fresh.iter_mut().zip(&report.ids).skip(first) {

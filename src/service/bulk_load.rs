@@ -10,6 +10,8 @@
 
 use super::ServiceError;
 use crate::domain::time::now_ms;
+use crate::ingest::files::Loading;
+use crate::ingest::session::BatchNumbers;
 use crate::store::Db;
 use crate::store::bulk_load::{
     clear_loaded_rows, finish, holds_no_data, interrupted_since, start, tune_loading_connection,
@@ -33,6 +35,8 @@ pub struct BulkLoad {
     pub restarted: bool,
     /// Indexes to build once the rows are in.
     pub deferred_indexes: usize,
+    /// The numbers of the load's signal batches, across its files.
+    batches: BatchNumbers,
 }
 
 /// Chooses the way an import writes into `db` and, for a bulk load, drops the indexes it builds
@@ -63,6 +67,7 @@ pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
         writer,
         restarted: interrupted,
         deferred_indexes,
+        batches: BatchNumbers::default(),
     }))
 }
 
@@ -70,6 +75,11 @@ impl BulkLoad {
     /// The connection the load writes through.
     pub fn db(&self) -> &Db {
         &self.writer
+    }
+
+    /// How the load's files write their batches.
+    pub fn loading(&self) -> Loading {
+        Loading::bulk(self.batches.clone())
     }
 
     /// Builds the dropped indexes and ends the load; returns how many were built.

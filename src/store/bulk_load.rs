@@ -5,7 +5,8 @@
 //! keys instead. [`start`] reads the statements that create the secondary indexes of the loaded
 //! tables from the database itself (what the migrations made, so the rebuilt schema is the
 //! migrated one by construction), saves them in the `bulk_loads` row and drops the indexes, in
-//! one transaction. [`finish`] runs the saved statements and deletes the row, again in one
+//! one transaction. [`finish`] moves the company and tag rows the load staged into their tables
+//! (SQLite, see `bulk_links`), runs the saved statements and deletes the row, again in one
 //! transaction. Between the two the database is half-loaded and says so ([`interrupted_since`]).
 //!
 //! The indexes the load itself reads stay: companies by domain, registrable domain and LinkedIn
@@ -13,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::bulk_links::{STAGING_TABLES, move_staged};
 use super::{Db, StoreError, Tx};
 use crate::{on_db, on_tx};
 
@@ -117,6 +119,7 @@ pub async fn clear_loaded_rows(db: &Db) -> Result<(), StoreError> {
                 .iter()
                 .map(|t| format!("INSERT INTO {t} ({t}) VALUES ('delete-all')")),
         );
+        statements.extend(STAGING_TABLES.iter().map(|t| format!("DELETE FROM {t}")));
     }
     statements.extend(CLEARED_TABLES.iter().map(|t| format!("DELETE FROM {t}")));
     for sql in statements {
@@ -150,11 +153,15 @@ pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
     };
     let saved: Vec<SavedIndex> = serde_json::from_str(&saved)
         .map_err(|e| StoreError::Corrupt(format!("saved indexes of the bulk load: {e}")))?;
-    if let Tx::Postgres(t) = &mut tx {
+    match &mut tx {
         // Index builds sort in memory up to this much, instead of in many small runs on disk.
-        sqlx::query("SET LOCAL maintenance_work_mem = '256MB'")
-            .execute(&mut **t)
-            .await?;
+        Tx::Postgres(t) => {
+            sqlx::query("SET LOCAL maintenance_work_mem = '256MB'")
+                .execute(&mut **t)
+                .await?;
+        }
+        // The staged company and tag rows, into their tables before their indexes are built.
+        Tx::Sqlite(_) => move_staged(&mut tx).await?,
     }
     for index in &saved {
         let create = index.create.clone();

@@ -10,6 +10,7 @@ pub mod api_keys;
 pub mod board_postings;
 pub mod bulk;
 pub mod bulk_companies;
+pub mod bulk_links;
 pub mod bulk_load;
 pub mod bulk_people;
 pub mod bulk_targets;

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use super::bulk::{RowStatement, Val, execute_in, execute_rows, fetch_rows, select_in};
+use super::bulk_links::{LinkRows, STAGED_COMPANIES, STAGED_TAGS, note_restored};
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
 
@@ -89,26 +90,37 @@ const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
 
 /// Inserts or replaces signals (each id at most once) with the companies they concern, their
 /// tags and search documents. `stored` holds the ids among them that are already stored, whose
-/// company and tag rows are replaced. Returns the ids this transaction inserted: those not in
+/// company and tag rows are replaced (`links` says where those rows go: a bulk load on SQLite
+/// stages them, see `bulk_links`). Returns the ids this transaction inserted: those not in
 /// `stored`, less any a concurrent ingest inserted first (PostgreSQL; this one then updated it,
 /// and must not announce it again).
 pub async fn write_signals(
     tx: &mut Tx,
     rows: &[&SignalRow],
     stored: &[&str],
+    links: LinkRows,
     now: i64,
 ) -> Result<HashSet<String>, StoreError> {
-    for sql in [
-        "DELETE FROM signal_companies WHERE signal_id {in}",
-        "DELETE FROM signal_tags WHERE signal_id {in}",
-    ] {
-        execute_in(tx, sql, &[], stored).await?;
+    let staged = match (links, &*tx) {
+        (LinkRows::Staged(batch), Tx::Sqlite(_)) => Some(batch),
+        _ => None,
+    };
+    match staged {
+        Some(batch) => note_restored(tx, stored, batch).await?,
+        None => {
+            for sql in [
+                "DELETE FROM signal_companies WHERE signal_id {in}",
+                "DELETE FROM signal_tags WHERE signal_id {in}",
+            ] {
+                execute_in(tx, sql, &[], stored).await?;
+            }
+        }
     }
     // In id order: two ingests writing the same signals lock them in the same order.
     let mut rows = rows.to_vec();
     rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     let inserted = upsert_rows(tx, &rows, stored, now).await?;
-    insert_companies_and_tags(tx, &rows).await?;
+    insert_companies_and_tags(tx, &rows, staged).await?;
     let was_stored: HashSet<&str> = stored.iter().copied().collect();
     let (replaced, added): (Vec<_>, Vec<_>) = rows
         .iter()
@@ -215,43 +227,46 @@ fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres:
 }
 
 /// One row per company a signal concerns (its own, and the other side when distinct), and one
-/// per distinct tag.
-async fn insert_companies_and_tags(tx: &mut Tx, rows: &[&SignalRow]) -> Result<(), StoreError> {
-    let mut companies = Vec::with_capacity(rows.len() * 4);
+/// per distinct tag: into their tables, or staged as batch `staged` of a bulk load.
+async fn insert_companies_and_tags(
+    tx: &mut Tx,
+    rows: &[&SignalRow],
+    staged: Option<i64>,
+) -> Result<(), StoreError> {
+    let batch: Vec<Val<'_>> = staged.map(|b| Val::Int(Some(b))).into_iter().collect();
+    let mut companies = Vec::with_capacity(rows.len() * 5);
     let mut tags = Vec::new();
     for s in rows {
         let others = s.other_company_id.iter().filter(|o| **o != s.company_id);
         for company_id in std::iter::once(&s.company_id).chain(others) {
+            companies.extend_from_slice(&batch);
             companies.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
             companies.extend([Val::Text(Some(company_id)), Val::Int(Some(s.occurred_at))]);
         }
         let mut seen = HashSet::new();
         for tag in s.tags.iter().filter(|t| seen.insert(t.as_str())) {
+            tags.extend_from_slice(&batch);
             tags.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
             tags.push(Val::Text(Some(tag)));
         }
     }
-    let statements = [
-        (
+    let (companies_stmt, tags_stmt) = match staged {
+        Some(_) => (STAGED_COMPANIES, STAGED_TAGS),
+        None => (
             RowStatement {
                 head: "INSERT INTO signal_companies (signal_id, kind, company_id, occurred_at) \
                        VALUES ",
                 template: "(?, ?, ?, ?)",
                 tail: " ON CONFLICT DO NOTHING",
             },
-            companies,
-        ),
-        (
             RowStatement {
                 head: "INSERT INTO signal_tags (signal_id, kind, tag) VALUES ",
                 template: "(?, ?, ?)",
                 tail: " ON CONFLICT DO NOTHING",
             },
-            tags,
         ),
-    ];
-    for (stmt, values) in &statements {
-        execute_rows(tx, stmt, values).await?;
-    }
+    };
+    execute_rows(tx, &companies_stmt, &companies).await?;
+    execute_rows(tx, &tags_stmt, &tags).await?;
     Ok(())
 }

@@ -25,6 +25,7 @@ each_backend!(
     a_bulk_loaded_database_has_the_indexes_a_migrated_one_has,
     a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_runs_again,
     a_bulk_load_of_thousands_of_records_a_file_lists_each_record_once,
+    a_posting_stored_again_by_a_later_batch_of_a_bulk_load_keeps_only_its_last_tags,
 );
 
 /// Every list, plain and with the filters, orders and searches that read the indexes a bulk load
@@ -344,5 +345,64 @@ async fn a_bulk_load_of_thousands_of_records_a_file_lists_each_record_once(backe
         described.body["pagination"]["totalCount"].as_u64() > Some(0),
         "{:?}",
         described.body["pagination"]
+    );
+}
+
+/// A posting at a company of its own, found by its website.
+fn posting_at(id: &str, title: &str, firm: usize) -> Value {
+    json!({
+        "id": id, "title": title, "datePosted": "2025-03-10T12:00:00Z",
+        "companyName": format!("Firm {firm}"), "companyWebsite": format!("https://firm{firm}.example"),
+        "location": "Berlin, Germany", "jobCountry": "DE"
+    })
+}
+
+/// The first batch of a file is its first 500 records: a posting on line 1 and again on its last
+/// line is stored by two batches of one load. The second replaces the first's tags and
+/// companies, as a second import would.
+async fn a_posting_stored_again_by_a_later_batch_of_a_bulk_load_keeps_only_its_last_tags(
+    backend: Backend,
+) {
+    let files = tempfile::tempdir().expect("temp dir");
+    let mut postings = vec![posting_at("posting-0", "VP of Engineering", 0)];
+    postings.extend((1..600).map(|n| posting_at(&format!("posting-{n}"), "Barista", n)));
+    postings.push(posting_at("posting-0", "Head of Sales", 1));
+    std::fs::write(files.path().join("hiring.ndjson"), ndjson(&json!(postings))).expect("file");
+    let app = TestApp::start(backend).await;
+
+    let loaded = import(files.path(), &app.database_url).await;
+
+    assert!(loaded.success, "{loaded:?}");
+    assert!(loaded.stdout.contains("bulk load"), "{}", loaded.stdout);
+    let team = team_with_credits(&app).await;
+    let count = async |params: &[(&str, &str)]| {
+        let mut params = params.to_vec();
+        params.push(("count", "true"));
+        let listed = app.get(&url(HIRING, &params), &team.key).await;
+        assert_eq!(listed.status, 200, "{:?}", listed.body);
+        listed.body["pagination"]["totalCount"].clone()
+    };
+    assert_eq!(count(&[]).await, json!(600), "each posting once");
+    assert_eq!(count(&[("departments", "engineering")]).await, json!(0));
+    assert_eq!(count(&[("seniorities", "vp")]).await, json!(0));
+    assert_eq!(count(&[("departments", "sales")]).await, json!(1));
+    let monitor = app.create_monitor(&team, "Firms").await;
+    let added = app
+        .add_targets(&team, &monitor, json!(["firm0.example", "firm1.example"]))
+        .await;
+    assert_eq!(added.status, 200, "{:?}", added.body);
+    let last_signals: Vec<(&Value, &Value)> = added.data()["added"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .map(|t| (&t["value"], &t["last_signal_type"]))
+        .collect();
+    assert_eq!(
+        last_signals,
+        [
+            (&json!("firm0.example"), &Value::Null),
+            (&json!("firm1.example"), &json!("hiring"))
+        ],
+        "the posting's company is the last batch's"
     );
 }

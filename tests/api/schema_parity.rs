@@ -106,6 +106,15 @@ const NOT_COMPARED: &[(&str, &str)] = &[
         "sqlite_",
         "SQLite's internal tables (sequences, planner statistics)",
     ),
+    (
+        "bulk_signal_",
+        "SQLite's bulk load stages signal company and tag rows here (PostgreSQL's writes them \
+         into their tables)",
+    ),
+    (
+        "bulk_restored_",
+        "SQLite's bulk load notes here the signals a later batch stores again",
+    ),
 ];
 
 #[tokio::test]

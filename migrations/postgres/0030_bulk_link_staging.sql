@@ -1,0 +1,4 @@
+-- Nothing on PostgreSQL. SQLite's bulk load stages the company and tag rows of the signals it
+-- writes in tables of their own and moves them into signal_companies and signal_tags sorted by
+-- key when the load ends, because rows written at random places of those tables' keys outgrow
+-- its page cache. PostgreSQL's load writes them into their tables with the rest of each batch.

@@ -1,0 +1,3 @@
+-- Nothing on PostgreSQL. SQLite rebuilds signal_companies and signal_tags as WITHOUT ROWID
+-- tables, stored as their primary-key B-trees instead of a table beside an index of the same
+-- columns; PostgreSQL's tables keep their heaps and primary-key indexes.
