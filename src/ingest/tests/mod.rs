@@ -2,6 +2,7 @@
 //! fresh SQLite database, and a fresh PostgreSQL one too when `SIGNALWATCH_TEST_POSTGRES_URL` is set.
 
 mod companies;
+mod session;
 mod signals;
 
 use serde_json::Value;
