@@ -63,11 +63,14 @@ impl ImportSession {
         }
     }
 
-    /// Where the next signal batch writes its company and tag rows.
-    pub fn link_rows(&self) -> LinkRows {
-        match &self.batches {
-            Some(BatchNumbers(next)) => LinkRows::Staged(next.fetch_add(1, Ordering::Relaxed)),
-            None => LinkRows::Direct,
+    /// Where the next signal batch, in `tx`, writes its company and tag rows: a bulk load on
+    /// SQLite stages them; everything else writes them into their tables.
+    pub fn link_rows(&self, tx: &Tx) -> LinkRows {
+        match (&self.batches, tx) {
+            (Some(BatchNumbers(next)), Tx::Sqlite(_)) => {
+                LinkRows::Staged(next.fetch_add(1, Ordering::Relaxed))
+            }
+            _ => LinkRows::Direct,
         }
     }
 

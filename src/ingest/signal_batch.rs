@@ -166,7 +166,7 @@ async fn accept_once(
     let new_companies = store_company_rows(&mut tx, &created, &[], now).await?;
     let order: Vec<_> = created.iter().map(stored_company).collect();
     resolve_targets(&mut tx, &order, now).await?;
-    let links = session.link_rows();
+    let links = session.link_rows(&tx);
     let new_signals = write_rows(&mut tx, &rows, links, now, &mut report).await?;
     let mut outbox = Outbox::new(now);
     fan_out_new_companies(&mut tx, &new_companies, &mut outbox).await?;

@@ -12,8 +12,7 @@ use crate::on_tx;
 pub enum LinkRows {
     /// Into their tables: every ordinary write, and a bulk load on PostgreSQL.
     Direct,
-    /// Into the staging tables, as the bulk load's batch of this number (SQLite; elsewhere as
-    /// [`LinkRows::Direct`]).
+    /// Into the staging tables, as the bulk load's batch of this number (SQLite only).
     Staged(i64),
 }
 

@@ -101,9 +101,9 @@ pub async fn write_signals(
     links: LinkRows,
     now: i64,
 ) -> Result<HashSet<String>, StoreError> {
-    let staged = match (links, &*tx) {
-        (LinkRows::Staged(batch), Tx::Sqlite(_)) => Some(batch),
-        _ => None,
+    let staged = match links {
+        LinkRows::Staged(batch) => Some(batch),
+        LinkRows::Direct => None,
     };
     match staged {
         Some(batch) => note_restored(tx, stored, batch).await?,
