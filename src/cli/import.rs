@@ -15,7 +15,7 @@ use super::database;
 use crate::config::DatabaseArgs;
 use crate::service::bulk_load::{BulkLoad, HALF_LOADED, LoadPath, begin_import};
 use crate::service::imports::{FileKind, FileReport, Loading, import_file_as, plan_files};
-use crate::store::Db;
+use crate::store::{Db, TableSizes};
 
 /// Options of `import`.
 #[derive(Debug, Args)]
@@ -71,11 +71,9 @@ async fn import_all(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(u
             None
         }
     };
-    let outcome = load_files(db, bulk.as_ref(), files).await;
-    let outcome = match (&bulk, outcome) {
-        (Some(load), Ok(counts)) => finish_bulk(load).await.map(|()| counts),
-        (None, Ok(counts)) => timed("ANALYZE", db.analyze()).await.map(|()| counts),
-        (_, Err(err)) => Err(err),
+    let outcome = match &bulk {
+        Some(load) => load_in_bulk(db, load, files).await,
+        None => load_ordinarily(db, files).await,
     };
     if let Some(load) = &bulk {
         load.close().await;
@@ -90,6 +88,26 @@ async fn import_all(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(u
         total as f64 / secs
     );
     Ok((total, refused))
+}
+
+/// A bulk load: the files, then the indexes and the statistics.
+async fn load_in_bulk(
+    db: &Db,
+    load: &BulkLoad,
+    files: &[(PathBuf, FileKind)],
+) -> anyhow::Result<(usize, usize)> {
+    let counts = load_files(db, Some(load), files).await?;
+    finish_bulk(load).await?;
+    Ok(counts)
+}
+
+/// An ordinary import: the files, then the statistics of the tables they grew noticeably
+/// (measured before, so that a small import into a large database analyzes nothing).
+async fn load_ordinarily(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(usize, usize)> {
+    let sizes = db.table_sizes().await?;
+    let counts = load_files(db, None, files).await?;
+    refresh_statistics(db, &sizes).await?;
+    Ok(counts)
 }
 
 /// Loads each file in order; returns the records read and refused.
@@ -156,6 +174,21 @@ async fn finish_bulk(load: &BulkLoad) -> anyhow::Result<()> {
     })
     .await?;
     timed("ANALYZE", load.analyze()).await
+}
+
+/// After an ordinary import: analyzes the tables it grew by a tenth or more, and says which.
+async fn refresh_statistics(db: &Db, sizes: &TableSizes) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let refreshed = db.refresh_statistics(sizes).await?;
+    let secs = started.elapsed().as_secs_f64();
+    if refreshed.everything {
+        println!("ANALYZE: {secs:.1}s");
+    } else if refreshed.tables.is_empty() {
+        println!("ANALYZE: not needed, no table grew by a tenth or more");
+    } else {
+        println!("ANALYZE ({}): {secs:.1}s", refreshed.tables.join(", "));
+    }
+    Ok(())
 }
 
 /// Runs one closing step under a spinner and prints how long it took.

@@ -49,6 +49,7 @@ pub mod signal_query;
 pub mod signals;
 mod sqlite;
 mod statistics;
+mod statistics_refresh;
 pub mod stats;
 mod tag_strategy;
 pub mod targets;
@@ -65,6 +66,7 @@ use sqlx::{PgPool, Transaction};
 
 pub use error::StoreError;
 pub use sqlite::{SqliteDb, SqliteTx};
+pub use statistics_refresh::{Refreshed, TableSizes};
 
 /// A handle on one of the two supported databases: a pool of connections and, on SQLite, the
 /// gate its writers take turns at. Clones share both; two connected handles share neither.

@@ -84,3 +84,103 @@ async fn a_database_analyzed_while_its_tables_were_empty_is_mended_when_the_serv
     let (after, _) = statistics(&database.url).await;
     assert_eq!(after, Vec::<String>::new());
 }
+
+/// `count` companies with names and domains numbered from `first`.
+fn numbered_companies(first: usize, count: usize) -> String {
+    (first..first + count)
+        .map(|n| {
+            let record = serde_json::json!({
+                "name": format!("Numbered Company {n}"),
+                "website": format!("https://numbered-{n}.example"),
+                "industry": "Software",
+                "headquartersCountry": "DE",
+            });
+            format!("{record}\n")
+        })
+        .collect()
+}
+
+/// The statistics recorded of `table`, index by index.
+async fn table_statistics(database_url: &str, table: &str) -> Vec<(Option<String>, String)> {
+    let db = Db::connect(database_url).await.expect("database");
+    let Db::Sqlite(sqlite) = &db else {
+        panic!("SQLite only")
+    };
+    let rows = sqlx::query_as("SELECT idx, stat FROM sqlite_stat1 WHERE tbl = ? ORDER BY idx")
+        .bind(table)
+        .fetch_all(sqlite.pool())
+        .await
+        .expect("sqlite_stat1");
+    db.close().await;
+    rows
+}
+
+/// Imports `companies` (NDJSON) into the database, as a file of its own directory.
+async fn import_companies(
+    database_url: &str,
+    companies: String,
+) -> crate::support::command::CommandRun {
+    let files = tempfile::tempdir().expect("temp dir");
+    std::fs::write(files.path().join("companies.ndjson"), companies).expect("file");
+    signalwatch(
+        files.path(),
+        &["import", "--create", "--database-url", database_url, "."],
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_small_import_into_a_loaded_database_leaves_the_statistics_as_they_were() {
+    let database = Backend::Sqlite.fresh_database().await;
+    let loaded = import_companies(&database.url, numbered_companies(0, 100)).await;
+    assert!(loaded.success, "{loaded:?}");
+    let before = table_statistics(&database.url, "companies").await;
+    assert!(
+        before.iter().any(|(_, stat)| stat.starts_with("100")),
+        "{before:?}"
+    );
+
+    let small = import_companies(&database.url, numbered_companies(100, 9)).await;
+
+    assert!(small.success, "{small:?}");
+    assert!(
+        small
+            .stdout
+            .contains("ANALYZE: not needed, no table grew by a tenth or more"),
+        "{}",
+        small.stdout
+    );
+    assert_eq!(table_statistics(&database.url, "companies").await, before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_that_grows_a_table_by_a_tenth_analyzes_that_table_again() {
+    let database = Backend::Sqlite.fresh_database().await;
+    let loaded = import_companies(&database.url, numbered_companies(0, 100)).await;
+    assert!(loaded.success, "{loaded:?}");
+
+    let grown = import_companies(&database.url, numbered_companies(100, 10)).await;
+
+    assert!(grown.success, "{grown:?}");
+    let analyzed = grown
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("ANALYZE ("))
+        .unwrap_or_else(|| panic!("no ANALYZE line: {}", grown.stdout));
+    assert!(analyzed.contains("companies"), "{analyzed}");
+    assert!(
+        !analyzed.contains("people"),
+        "people did not grow: {analyzed}"
+    );
+    let after = table_statistics(&database.url, "companies").await;
+    assert!(
+        after.iter().all(|(_, stat)| stat.starts_with("110")),
+        "every index of companies counts the 110 rows: {after:?}"
+    );
+    let (empty, _) = statistics(&database.url).await;
+    assert_eq!(
+        empty,
+        Vec::<String>::new(),
+        "still nothing recorded as empty"
+    );
+}
