@@ -167,13 +167,15 @@ async fn load_file(
     Ok(report)
 }
 
-/// Builds the indexes of a bulk load and refreshes the planner's statistics.
+/// Builds the indexes of a bulk load, refreshes the planner's statistics and puts the database
+/// on disk.
 async fn finish_bulk(load: &BulkLoad) -> anyhow::Result<()> {
     timed("building indexes", async {
         load.build_indexes().await.map(|_| ())
     })
     .await?;
-    timed("ANALYZE", load.analyze()).await
+    timed("ANALYZE", load.analyze()).await?;
+    timed("writing to disk", load.sync_to_disk()).await
 }
 
 /// After an ordinary import: analyzes the tables it grew by a tenth or more, and says which.

@@ -14,7 +14,8 @@ use crate::ingest::files::Loading;
 use crate::ingest::session::BatchNumbers;
 use crate::store::Db;
 use crate::store::bulk_load::{
-    clear_loaded_rows, finish, holds_no_data, interrupted_since, start, tune_loading_connection,
+    clear_loaded_rows, finish, holds_no_data, interrupted_since, start, sync_to_disk,
+    tune_loading_connection,
 };
 
 /// How an import writes.
@@ -90,6 +91,11 @@ impl BulkLoad {
     /// Refreshes the query planner's statistics of the loaded database.
     pub async fn analyze(&self) -> Result<(), ServiceError> {
         Ok(self.writer.analyze().await?)
+    }
+
+    /// Puts the loaded database on disk: the load's commits were not synced.
+    pub async fn sync_to_disk(&self) -> Result<(), ServiceError> {
+        Ok(sync_to_disk(&self.writer).await?)
     }
 
     /// Closes the load's connection.

@@ -204,9 +204,15 @@ async fn a_bulk_loaded_database_has_the_indexes_a_migrated_one_has(backend: Back
 
     assert!(loaded.success, "{loaded:?}");
     assert!(loaded.stdout.contains("bulk load"), "{}", loaded.stdout);
+    let closing: Vec<&str> = ["building indexes: ", "ANALYZE: ", "writing to disk: "]
+        .into_iter()
+        .filter(|step| loaded.stdout.contains(step))
+        .collect();
+    assert_eq!(closing.len(), 3, "every closing step: {}", loaded.stdout);
+    let at = |step: &str| loaded.stdout.find(step).expect("printed");
     assert!(
-        loaded.stdout.contains("building indexes"),
-        "{}",
+        at("building indexes: ") < at("ANALYZE: ") && at("ANALYZE: ") < at("writing to disk: "),
+        "the closing steps in order: {}",
         loaded.stdout
     );
     let expected = schema(&migrated.database_url).await;
