@@ -36,6 +36,10 @@ const ONLY_IN_SQLITE: &[(&str, &str)] = &[
         "signals index (kind, occurred_at, id, company_country, country)",
         "covering: lists by date",
     ),
+    (
+        "companies index (employee_count, id, headquarters_country)",
+        "covering: companies by country in employee order",
+    ),
 ];
 
 /// Facts about the PostgreSQL schema that SQLite has no twin of, and why.
@@ -93,6 +97,10 @@ const ONLY_IN_POSTGRES: &[(&str, &str)] = &[
     (
         "signals index (kind, occurred_at, id)",
         "SQLite's covers the countries too",
+    ),
+    (
+        "companies index (employee_count, id)",
+        "SQLite's covers the headquarters country",
     ),
 ];
 

@@ -1,0 +1,3 @@
+-- Nothing on PostgreSQL. SQLite's employee-order index of companies now carries the
+-- headquarters country, so a count by country and employees reads no company rows; PostgreSQL
+-- keeps its index as it is and plans such counts itself.
