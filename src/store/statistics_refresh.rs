@@ -1,7 +1,7 @@
 //! The planner's statistics after an import into a database that holds data: only the tables
 //! the import grew noticeably are analyzed again.
 //!
-//! A full `ANALYZE` of SQLite reads every index of every table (about 8 s on the benchmark's
+//! A full `ANALYZE` of SQLite reads every index of every table (8–14 s on the benchmark's
 //! scale `l`, with the write lock held throughout, so a server writing to the same file waits),
 //! however few records the import brought. Statistics describe proportions, which a few
 //! records more do not move: a table is analyzed again when it grew by at least a tenth of the
