@@ -59,7 +59,7 @@ async fn reload_statistics(pool: &SqlitePool) -> Result<(), StoreError> {
 }
 
 /// Whether the schema has a table of that name (the statistics tables exist once `ANALYZE` ran).
-async fn exists(pool: &SqlitePool, table: &str) -> Result<bool, StoreError> {
+pub(super) async fn exists(pool: &SqlitePool, table: &str) -> Result<bool, StoreError> {
     Ok(
         sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?)")
             .bind(table)

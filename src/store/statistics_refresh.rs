@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use sqlx::SqlitePool;
 
-use super::statistics::mend_statistics;
+use super::statistics::{exists, mend_statistics};
 use super::{Db, StoreError};
 
 /// A table is analyzed again once it grew by this fraction of its recorded rows.
@@ -140,12 +140,7 @@ async fn grown_tables(pool: &SqlitePool, before: &TableSizes) -> Result<Vec<Stri
 /// The rows each table's statistics record (the first figure of its `sqlite_stat1` rows);
 /// none before the database was ever analyzed.
 async fn recorded_rows(pool: &SqlitePool) -> Result<HashMap<String, i64>, StoreError> {
-    let analyzed: bool = sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1')",
-    )
-    .fetch_one(pool)
-    .await?;
-    if !analyzed {
+    if !exists(pool, "sqlite_stat1").await? {
         return Ok(HashMap::new());
     }
     let rows: Vec<(String, String)> = sqlx::query_as("SELECT tbl, stat FROM sqlite_stat1")
