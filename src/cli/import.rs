@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::database;
 use crate::config::DatabaseArgs;
-use crate::service::bulk_load::{BulkLoad, HALF_LOADED, LoadPath, begin_import};
+use crate::service::bulk_load::{BulkLoad, HALF_LOADED, LoadPath, begin_import, wait_for_turn};
 use crate::service::imports::{FileKind, FileReport, Loading, import_file_as, plan_files};
 use crate::store::{Db, TableSizes};
 
@@ -46,8 +46,20 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Loads the files in bulk or the ordinary way; returns the records read and refused.
+/// Waits until no other import writes to the database, then loads the files; returns the
+/// records read and refused.
 async fn import_all(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(usize, usize)> {
+    let turn = wait_for_turn(db, || {
+        println!("another import into this database is running: waiting for it to end")
+    })
+    .await?;
+    let outcome = import_in_turn(db, files).await;
+    turn.release().await;
+    outcome
+}
+
+/// Loads the files in bulk or the ordinary way; returns the records read and refused.
+async fn import_in_turn(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(usize, usize)> {
     let started = Instant::now();
     let path = begin_import(db).await?;
     let bulk = match path {

@@ -7,6 +7,10 @@
 //!
 //! A bulk load stopped half-way (killed, or failed) leaves its mark in the database: the server
 //! refuses to start on it ([`refuse_half_loaded`]) and the next import starts the load over.
+//! Imports of one database take turns ([`wait_for_turn`]), so the mark an import finds is never
+//! that of a load still running.
+
+use std::time::Duration;
 
 use super::ServiceError;
 use crate::domain::time::now_ms;
@@ -17,6 +21,7 @@ use crate::store::bulk_load::{
     clear_loaded_rows, finish, holds_no_data, interrupted_since, start, sync_to_disk,
     tune_loading_connection,
 };
+use crate::store::import_lock::{self, ImportLock};
 
 /// How an import writes.
 #[derive(Debug)]
@@ -38,6 +43,26 @@ pub struct BulkLoad {
     pub deferred_indexes: usize,
     /// The numbers of the load's signal batches, across its files.
     batches: BatchNumbers,
+}
+
+/// How often an import waiting for another one to end tries again.
+const TURN_RETRY: Duration = Duration::from_millis(250);
+
+/// Waits until no other import (in any process) writes to `db`, calling `waiting` once when it
+/// has to wait, and returns the lock that keeps the others waiting until it is released or
+/// dropped. Without it, an import started during a bulk load took the load's mark for that of
+/// an interrupted one and deleted the rows loaded so far.
+pub async fn wait_for_turn(db: &Db, waiting: impl FnOnce()) -> Result<ImportLock, ServiceError> {
+    let mut waiting = Some(waiting);
+    loop {
+        if let Some(lock) = import_lock::try_lock(db).await? {
+            return Ok(lock);
+        }
+        if let Some(tell) = waiting.take() {
+            tell();
+        }
+        tokio::time::sleep(TURN_RETRY).await;
+    }
 }
 
 /// Chooses the way an import writes into `db` and, for a bulk load, drops the indexes it builds

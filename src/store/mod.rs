@@ -28,6 +28,7 @@ pub mod delivery_history;
 pub mod demo;
 pub mod enrichment;
 pub mod error;
+pub mod import_lock;
 pub mod investor_list;
 pub mod job_boards;
 pub mod matched_funding;
@@ -218,11 +219,14 @@ impl Db {
         }
     }
 
-    /// Applies the backend's migrations. On PostgreSQL the migrator holds an advisory lock, so
-    /// several processes may start at once.
+    /// Applies the backend's migrations. Several processes may start at once: on PostgreSQL the
+    /// migrator holds an advisory lock, on SQLite a lock file beside the database.
     pub async fn migrate(&self) -> Result<(), StoreError> {
         match self {
             Db::Sqlite(sqlite) => {
+                let _one_at_a_time =
+                    sqlite::lock_file::MigrationLock::acquire(&sqlite.pool().connect_options())
+                        .await?;
                 sqlx::migrate!("migrations/sqlite")
                     .run(sqlite.pool())
                     .await?;

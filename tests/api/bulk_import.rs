@@ -301,8 +301,8 @@ async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_run
     }
 }
 
-/// Lines of an import file: its records.
-fn records_in(path: &Path) -> usize {
+/// The records of an import file: its non-blank lines.
+pub(crate) fn records_in(path: &Path) -> usize {
     std::fs::read_to_string(path)
         .expect("import file")
         .lines()

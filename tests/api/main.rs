@@ -62,6 +62,7 @@ mod sec_form_d;
 mod shared_limits;
 mod shutdown;
 mod signal_import;
+mod taking_turns;
 mod targets;
 mod webhook_access;
 mod webhook_changes;

@@ -3,6 +3,7 @@
 
 mod checkpoint;
 mod gate;
+pub(crate) mod lock_file;
 pub(crate) mod writer_thread;
 
 use std::str::FromStr;

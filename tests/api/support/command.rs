@@ -1,8 +1,8 @@
-//! The real `signalwatch` binary run as a command (`admin …`, `import …`) to completion, with
-//! none of the caller's `SIGNALWATCH_*` settings.
+//! The real `signalwatch` binary run as a command (`admin …`, `import …`), to completion or in
+//! the background, with none of the caller's `SIGNALWATCH_*` settings.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 
 /// What a command did: whether it exited 0, and what it printed.
 #[derive(Debug)]
@@ -27,20 +27,45 @@ impl CommandRun {
 /// Runs `signalwatch ARGS…` in `dir` (the test's own directory, so that nothing is written
 /// elsewhere) and waits for it to end.
 pub async fn signalwatch(dir: &Path, args: &[&str]) -> CommandRun {
+    start_signalwatch(dir, args).finish().await
+}
+
+/// A `signalwatch` command started and not yet waited for.
+pub struct RunningCommand {
+    child: Child,
+}
+
+/// Starts `signalwatch ARGS…` in `dir`, as [`signalwatch`] does, and returns at once.
+pub fn start_signalwatch(dir: &Path, args: &[&str]) -> RunningCommand {
     let mut command = Command::new(env!("CARGO_BIN_EXE_signalwatch"));
-    command.args(args).current_dir(dir);
+    command
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     for (name, _) in std::env::vars() {
         if name.starts_with("SIGNALWATCH_") {
             command.env_remove(name);
         }
     }
-    let output = tokio::task::spawn_blocking(move || command.output())
-        .await
-        .expect("the command's thread")
-        .expect("the signalwatch binary runs");
-    CommandRun {
-        success: output.status.success(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    RunningCommand {
+        child: command.spawn().expect("the signalwatch binary runs"),
+    }
+}
+
+impl RunningCommand {
+    /// Waits for the command to end.
+    pub async fn finish(self) -> CommandRun {
+        let child = self.child;
+        let output = tokio::task::spawn_blocking(move || child.wait_with_output())
+            .await
+            .expect("the command's thread")
+            .expect("the command's output");
+        CommandRun {
+            success: output.status.success(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
     }
 }

@@ -1,0 +1,137 @@
+//! Processes sharing one database take turns where they must: several processes starting at
+//! once on a fresh database migrate it one after another (each then serves), and an import
+//! started while a bulk load runs waits for it to end instead of starting the load over, so
+//! neither loses a record.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::bulk_import::records_in;
+use crate::each_backend;
+use crate::lists_support::{ACQUISITIONS, COMPANIES, FUNDING, HIRING, JOB_CHANGES, url};
+use crate::support::command::{signalwatch, start_signalwatch};
+use crate::support::process::{Role, ServerProcess};
+use crate::support::{Backend, TestApp};
+use signalwatch::store::Db;
+use signalwatch::store::bulk_load::interrupted_since;
+
+each_backend!(
+    processes_starting_together_on_a_fresh_database_all_migrate_it_and_serve,
+    an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_both_is_kept,
+);
+
+/// How long a bulk load may take to show that it is under way.
+const LOAD_START_DEADLINE: Duration = Duration::from_secs(60);
+
+async fn processes_starting_together_on_a_fresh_database_all_migrate_it_and_serve(
+    backend: Backend,
+) {
+    // The race is a matter of timing: a few fresh databases, three processes each.
+    for _ in 0..3 {
+        let database = backend.fresh_database().await;
+        let roles = [Role::All, Role::All, Role::Api];
+
+        let mut processes = ServerProcess::start_together(&database.url, &roles, &[]).await;
+
+        for process in &mut processes {
+            let health = reqwest::get(format!("http://{}/health", process.addr()))
+                .await
+                .expect("health answers");
+            assert_eq!(health.status(), 200);
+            assert!(process.is_running(), "{}", process.log());
+        }
+    }
+}
+
+async fn an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_both_is_kept(
+    backend: Backend,
+) {
+    let bulk = tempfile::tempdir().expect("temp dir");
+    let out = bulk.path().display().to_string();
+    let written = signalwatch(bulk.path(), &["demo-data", "--scale", "s", "--out", &out]).await;
+    assert!(written.success, "{written:?}");
+    let extra = tempfile::tempdir().expect("temp dir");
+    std::fs::write(extra.path().join("companies.ndjson"), late_companies()).expect("file");
+    let app = TestApp::start(backend).await;
+    let url_of_db = app.database_url.clone();
+
+    let first = start_signalwatch(bulk.path(), &["import", "--database-url", &url_of_db, "."]);
+    wait_until_a_bulk_load_is_under_way(&url_of_db).await;
+    let second = signalwatch(extra.path(), &["import", "--database-url", &url_of_db, "."]).await;
+    let first = first.finish().await;
+
+    assert!(first.success, "{first:?}");
+    assert!(first.stdout.contains("bulk load"), "{}", first.stdout);
+    assert!(second.success, "{second:?}");
+    assert!(
+        second
+            .stdout
+            .contains("another import into this database is running"),
+        "the second import says it waits: {}",
+        second.stdout
+    );
+    assert!(
+        second.stdout.contains("the database holds data"),
+        "the second import, after the load, stores its records the ordinary way: {}",
+        second.stdout
+    );
+    let team = app.create_team_with(json!({ "credits": 1_000 })).await;
+    let companies = records_in(&bulk.path().join("companies.ndjson")) + 2;
+    let listed = app
+        .get(&url(COMPANIES, &[("count", "true")]), &team.key)
+        .await;
+    assert_eq!(
+        listed.body["pagination"]["totalCount"],
+        json!(companies),
+        "the load's companies and the second import's two"
+    );
+    for domain in ["turn-one.example", "turn-two.example"] {
+        let found = app
+            .get(&url(COMPANIES, &[("domain", domain)]), &team.key)
+            .await;
+        assert_eq!(
+            found.body["data"].as_array().map(Vec::len),
+            Some(1),
+            "{domain}"
+        );
+    }
+    for (path, file) in [
+        (FUNDING, "funding.ndjson"),
+        (HIRING, "hiring.ndjson"),
+        (ACQUISITIONS, "acquisitions.ndjson"),
+        (JOB_CHANGES, "job-changes.ndjson"),
+    ] {
+        let listed = app.get(&url(path, &[("count", "true")]), &team.key).await;
+        assert_eq!(
+            listed.body["pagination"]["totalCount"],
+            json!(records_in(&bulk.path().join(file))),
+            "{file}: every record of the load"
+        );
+    }
+}
+
+/// Waits until a bulk load has marked the database as loading.
+async fn wait_until_a_bulk_load_is_under_way(database_url: &str) {
+    let db = Db::connect(database_url).await.expect("connect");
+    let until = Instant::now() + LOAD_START_DEADLINE;
+    while !interrupted_since(&db)
+        .await
+        .is_ok_and(|mark| mark.is_some())
+    {
+        assert!(Instant::now() < until, "no bulk load started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    db.close().await;
+}
+
+/// Two companies the demo data set does not hold, one record a line.
+fn late_companies() -> String {
+    let companies: [Value; 2] = [
+        json!({ "id": "5f0c1d52-8b9e-4e44-9a55-0d7f3a3c0001", "name": "Turn One",
+            "website": "https://turn-one.example", "headquartersCountry": "DE" }),
+        json!({ "id": "5f0c1d52-8b9e-4e44-9a55-0d7f3a3c0002", "name": "Turn Two",
+            "website": "https://turn-two.example", "headquartersCountry": "FR" }),
+    ];
+    companies.iter().map(|c| format!("{c}\n")).collect()
+}
