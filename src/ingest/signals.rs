@@ -193,7 +193,11 @@ fn search_text(kind: SignalType, record: &Record) -> SearchText {
     {
         push_words(&mut out.body, name);
     }
-    if let Some(text) = record.get("descriptionText").and_then(Value::as_str) {
+    // Only a posting's description is searched (the hiring list's `description`), and counts
+    // of that filter rely on no other kind of signal having a description document.
+    if kind == SignalType::Hiring
+        && let Some(text) = record.get("descriptionText").and_then(Value::as_str)
+    {
         push_words(&mut out.description, text);
     }
     out

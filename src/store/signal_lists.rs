@@ -134,6 +134,9 @@ pub async fn count_signals(
     if let Some(total) = count_plan::count_off_tags(db, cache, q).await? {
         return Ok(total);
     }
+    if let Some(total) = count_plan::count_off_description(db, cache, q).await? {
+        return Ok(total);
+    }
     let plan = count_plan::plan(db, cache, q).await?;
     let c = conditions(db, q, &plan.tags, plan.reading);
     let mut from = String::from(" FROM signals s");

@@ -8,7 +8,7 @@ use crate::lists_support::{
     Case, HIRING, JOB_CHANGES, Lists, assert_common_refusals,
     assert_date_bounds_are_whole_inclusive_days, assert_every_date_preset_selects_its_days,
     assert_paging_past_the_end, assert_ties_are_broken_by_id_across_pages, company, hiring::*,
-    job_change, keys_of, sorted,
+    import_signals, job_change, keys_of, sorted,
 };
 use crate::support::Backend;
 
@@ -30,6 +30,7 @@ each_backend!(
     description_matches_whole_words_only,
     description_combines_terms_with_and_phrases_or_and_exclusions,
     a_description_of_only_exclusions_keeps_what_lacks_them_and_one_without_words_matches_nothing,
+    a_description_counts_postings_only_whatever_other_records_describe,
     positions_departments_and_seniorities_come_from_the_title,
     tag_groups_count_the_postings_they_list_and_never_a_job_change_with_the_same_tags,
     team_size_buckets_use_the_company_employee_count,
@@ -600,6 +601,44 @@ async fn a_description_of_only_exclusions_keeps_what_lacks_them_and_one_without_
         .refused(HIRING, &[("description", too_long.as_str())])
         .await;
     assert!(message.contains("description"), "{message}");
+}
+
+/// The description filter searches postings' descriptions. A funding round or a job change whose
+/// record carries a description too is never counted with them (counts of a description alone
+/// are read off the full-text index, which holds postings' descriptions only).
+async fn a_description_counts_postings_only_whatever_other_records_describe(backend: Backend) {
+    let lists = Lists::with_known_data(backend).await;
+    let kubernetes = [("description", "kubernetes")];
+    let postings = lists.ids(HIRING, &kubernetes).await;
+    assert!(!postings.is_empty());
+
+    import_signals(
+        &lists.app,
+        "funding",
+        json!([{ "companyId": company::ACME, "occurredAt": "2025-02-10T12:00:00Z",
+            "roundType": "seed", "amount": 1_000_000, "currency": "USD",
+            "descriptionText": "Acme raises to grow its Kubernetes platform" }]),
+    )
+    .await;
+    import_signals(
+        &lists.app,
+        "job-changes",
+        json!([{ "companyId": company::ACME, "personName": "Kim Lee",
+            "newRole": "Platform Engineer", "occurredAt": "2025-02-11T12:00:00Z",
+            "descriptionText": "Kim runs Kubernetes at Acme" }]),
+    )
+    .await;
+
+    assert_eq!(lists.ids(HIRING, &kubernetes).await, postings);
+    let counted = lists
+        .get(HIRING, &[("description", "kubernetes"), ("count", "true")])
+        .await;
+    assert_eq!(
+        counted.body["pagination"]["totalCount"],
+        json!(postings.len()),
+        "{:?}",
+        counted.body
+    );
 }
 
 async fn positions_departments_and_seniorities_come_from_the_title(backend: Backend) {

@@ -1,0 +1,2 @@
+-- Nothing on PostgreSQL. SQLite notes whether a description query's matches can be counted off
+-- its full-text index alone; PostgreSQL plans description counts itself.
