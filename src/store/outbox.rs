@@ -218,7 +218,10 @@ pub async fn bump_version_and_announce(tx: &mut Tx) -> Result<(), StoreError> {
     let Tx::Postgres(conn) = tx else {
         return super::versions::bump_data_version(tx).await;
     };
-    let sql = format!("{} RETURNING pg_notify($1, '')", super::versions::BUMP);
+    let sql = format!(
+        "{} RETURNING pg_notify($1, '')",
+        super::versions::bump_statement()
+    );
     sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(QUEUED_CHANNEL)
         .execute(&mut **conn)
