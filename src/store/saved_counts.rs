@@ -202,7 +202,8 @@ mod tests {
         save(&db, &current_key, COUNT_SQL, &current, version, 7)
             .await
             .expect("save");
-        let stale = [Bind::Int(2)];
+        // No counter of the data version has this id: counted again, it is 0.
+        let stale = [Bind::Int(-1)];
         let stale_key = CountCache::key(COUNT_SQL, &stale);
         save(&db, &stale_key, COUNT_SQL, &stale, version - 1, 9)
             .await
