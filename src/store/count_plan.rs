@@ -78,8 +78,8 @@ async fn description_matches(
 /// The count of `q` read off the full-text index alone (SQLite), when `q` asks for postings
 /// matching a description query and nothing else, and only postings have description documents
 /// (migration 0033 notes whether another kind of signal was given one before): each match is
-/// then a posting, and no row is read to learn its kind (the first count after an import read
-/// about 95,000 random rows of the signals table at scale `l`). `None` otherwise.
+/// then a posting, and no row is read to learn its kind (a random read of the signals table per
+/// match, the slowest first answer after an import; BENCHMARKS.md). `None` otherwise.
 pub(crate) async fn count_off_description(
     db: &Db,
     cache: &CountCache,

@@ -11,6 +11,7 @@ use crate::lists_support::{
     hiring, job_postings, record_id,
 };
 use crate::support::app::ADMIN_TOKEN;
+use crate::support::command::{CommandRun, signalwatch};
 use crate::support::{Backend, TestResponse};
 
 each_backend!(
@@ -478,31 +479,15 @@ fn write_import_dir(dir: &Path) {
     }
 }
 
-/// What `signalwatch import` did: whether it exited 0, and what it printed.
-struct ImportRun {
-    success: bool,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `signalwatch import --database-url <url> <path>`.
-async fn import_command(database_url: &str, path: &Path) -> ImportRun {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_signalwatch"));
-    command
-        .arg("import")
-        .arg("--database-url")
-        .arg(database_url)
-        .arg(path)
-        .env_remove("SIGNALWATCH_DATABASE_URL");
-    let output = tokio::task::spawn_blocking(move || command.output())
-        .await
-        .expect("the command's thread")
-        .expect("the signalwatch binary runs");
-    ImportRun {
-        success: output.status.success(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+/// Runs `signalwatch import --database-url <url> <path>` in the directory of `path`.
+async fn import_command(database_url: &str, path: &Path) -> CommandRun {
+    let dir = if path.is_dir() {
+        path
+    } else {
+        path.parent().expect("an import file's directory")
+    };
+    let path = path.display().to_string();
+    signalwatch(dir, &["import", "--database-url", database_url, &path]).await
 }
 
 async fn the_import_command_loads_a_directory_and_the_lists_show_it(backend: Backend) {
