@@ -2,8 +2,9 @@
 //! progress bar; same effects as the admin API. Re-importing a file changes nothing new (signals
 //! are matched by id, external id or natural key). Exits non-zero when any record was refused.
 //!
-//! Into a database without data (no companies, people or signals, no monitors or webhooks) the
-//! load goes in bulk: rows first, then the indexes are built (see `service::bulk_load`).
+//! Into a database without data (no companies, people or signals, no monitors or webhooks) that
+//! no server is running on, the load goes in bulk: rows first, then the indexes are built (see
+//! `service::bulk_load`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -13,7 +14,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::database;
 use crate::config::DatabaseArgs;
-use crate::service::bulk_load::{BulkLoad, HALF_LOADED, LoadPath, begin_import, wait_for_turn};
+use crate::service::bulk_load::{
+    BulkLoad, HALF_LOADED, LoadPath, Ordinary, begin_import, wait_for_turn,
+};
 use crate::service::imports::{FileKind, FileReport, Loading, import_file_as, plan_files};
 use crate::store::{Db, TableSizes};
 
@@ -75,11 +78,14 @@ async fn import_in_turn(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Resul
             );
             Some(load)
         }
-        LoadPath::Ordinary => {
-            println!(
-                "the database holds data, monitors or webhooks: records are stored batch by \
-                 batch, as the admin API stores them"
-            );
+        LoadPath::Ordinary(why) => {
+            let because = match why {
+                Ordinary::HoldsData => "the database holds data, monitors or webhooks",
+                Ordinary::Served => {
+                    "a server is running on this database (stop it for a bulk load)"
+                }
+            };
+            println!("{because}: records are stored batch by batch, as the admin API stores them");
             None
         }
     };
@@ -87,7 +93,7 @@ async fn import_in_turn(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Resul
         Some(load) => load_in_bulk(db, load, files).await,
         None => load_ordinarily(db, files).await,
     };
-    if let Some(load) = &bulk {
+    if let Some(load) = bulk {
         load.close().await;
         if outcome.is_err() {
             eprintln!("{HALF_LOADED}");

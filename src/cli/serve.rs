@@ -8,6 +8,7 @@ use super::{demo_feed, demo_seed};
 use crate::app::Application;
 use crate::config::{Config, LogFormat, Secret};
 use crate::store::Db;
+use crate::store::serving_lock::hold_while_serving;
 
 /// Options of `serve`.
 #[derive(Debug, Args)]
@@ -33,6 +34,10 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         config.admin_token = Some(Secret(generate_admin_token()));
     }
     let app = Application::build(config.clone()).await?;
+    // Held until the process ends: no import loads this database in bulk meanwhile.
+    let serving = hold_while_serving(app.db())
+        .await?
+        .ok_or_else(|| anyhow::anyhow!(BULK_LOAD_RUNNING))?;
     let base = app
         .local_addr()
         .map(|a| format!("http://{a}"))
@@ -62,8 +67,14 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         Some(addr) => tracing::info!(%addr, role = ?args.config.role, "signalwatch listening"),
         None => tracing::info!(role = ?args.config.role, "signalwatch workers running"),
     }
-    app.run(shutdown).await
+    let ran = app.run(shutdown).await;
+    serving.release().await;
+    ran
 }
+
+/// Why a server does not start beside a bulk load.
+const BULK_LOAD_RUNNING: &str = "an import is loading this database in bulk: start the server \
+     once it has ended (a server running beside it could lose what it accepts)";
 
 /// The configuration `serve` runs with: under `--demo`, whose data names made-up domains, no
 /// website is looked up unless `SIGNALWATCH_RESEARCH_FETCH` says so.

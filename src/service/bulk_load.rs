@@ -8,7 +8,9 @@
 //! A bulk load stopped half-way (killed, or failed) leaves its mark in the database: the server
 //! refuses to start on it ([`refuse_half_loaded`]) and the next import starts the load over.
 //! Imports of one database take turns ([`wait_for_turn`]), so the mark an import finds is never
-//! that of a load still running.
+//! that of a load still running. Servers and bulk loads keep apart (`store::serving_lock`): an
+//! import into an empty database a server is running on takes the ordinary path, and no server
+//! starts while a bulk load runs.
 
 use std::time::Duration;
 
@@ -16,21 +18,30 @@ use super::ServiceError;
 use crate::domain::time::now_ms;
 use crate::ingest::files::Loading;
 use crate::ingest::session::BatchNumbers;
-use crate::store::Db;
 use crate::store::bulk_load::{
     clear_loaded_rows, finish, holds_no_data, interrupted_since, start, sync_to_disk,
     tune_loading_connection,
 };
 use crate::store::import_lock::{self, ImportLock};
+use crate::store::serving_lock::keep_servers_out;
+use crate::store::{Db, HeldLock};
 
 /// How an import writes.
 #[derive(Debug)]
 pub enum LoadPath {
     /// Rows first, indexes after, on a connection of its own.
     Bulk(BulkLoad),
-    /// Batch by batch with every index kept (the database holds data, or monitors or webhooks
-    /// would hear of what is loaded).
-    Ordinary,
+    /// Batch by batch with every index kept.
+    Ordinary(Ordinary),
+}
+
+/// Why an import takes the ordinary path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ordinary {
+    /// The database holds data, or monitors or webhooks would hear of what is loaded.
+    HoldsData,
+    /// A server is running on the (empty) database and may write to it meanwhile.
+    Served,
 }
 
 /// A bulk load under way.
@@ -43,6 +54,8 @@ pub struct BulkLoad {
     pub deferred_indexes: usize,
     /// The numbers of the load's signal batches, across its files.
     batches: BatchNumbers,
+    /// Keeps servers from starting until the load ends.
+    servers_out: HeldLock,
 }
 
 /// How often an import waiting for another one to end tries again.
@@ -69,18 +82,32 @@ pub async fn wait_for_turn(db: &Db, waiting: impl FnOnce()) -> Result<ImportLock
 /// afterwards. An interrupted bulk load is started over: its rows are deleted first.
 pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
     let interrupted = interrupted_since(db).await?.is_some();
+    // Before anything is deleted: no server may be writing to rows a restart would delete.
+    let servers_out = keep_servers_out(db).await?;
+    if interrupted && servers_out.is_none() {
+        return Err(ServiceError::conflict(
+            "a half-finished bulk load was found while a server is running on the database: \
+             stop the server, then run the import again",
+        ));
+    }
     if interrupted {
         clear_loaded_rows(db).await?;
     }
     if !holds_no_data(db).await? {
+        if let Some(lock) = servers_out {
+            lock.release().await;
+        }
         if interrupted {
             return Err(ServiceError::conflict(
                 "a half-finished bulk load was found, but the database now has monitors or \
                  webhooks: it cannot be loaded in bulk again",
             ));
         }
-        return Ok(LoadPath::Ordinary);
+        return Ok(LoadPath::Ordinary(Ordinary::HoldsData));
     }
+    let Some(servers_out) = servers_out else {
+        return Ok(LoadPath::Ordinary(Ordinary::Served));
+    };
     let deferred_indexes = if interrupted {
         // The indexes were dropped and saved by the interrupted load.
         0
@@ -94,6 +121,7 @@ pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
         restarted: interrupted,
         deferred_indexes,
         batches: BatchNumbers::default(),
+        servers_out,
     }))
 }
 
@@ -123,9 +151,10 @@ impl BulkLoad {
         Ok(sync_to_disk(&self.writer).await?)
     }
 
-    /// Closes the load's connection.
-    pub async fn close(&self) {
+    /// Closes the load's connection and lets servers start again.
+    pub async fn close(self) {
         self.writer.close().await;
+        self.servers_out.release().await;
     }
 }
 

@@ -37,12 +37,14 @@ pub mod monitors;
 pub mod outbox;
 pub mod people;
 pub mod people_list;
+mod process_lock;
 pub mod query;
 pub mod rate_limits;
 pub mod redis_limits;
 pub mod saved_counts;
 pub mod search;
 pub mod sec_filings;
+pub mod serving_lock;
 pub mod sessions;
 mod signal_filters;
 pub mod signal_lists;
@@ -66,6 +68,7 @@ use sqlx::postgres::{PgPoolOptions, Postgres};
 use sqlx::{PgPool, Transaction};
 
 pub use error::StoreError;
+pub use process_lock::HeldLock;
 pub use sqlite::{SqliteDb, SqliteTx};
 pub use statistics_refresh::{Refreshed, TableSizes};
 

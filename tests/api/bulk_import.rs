@@ -72,7 +72,7 @@ struct ConfigOnly {
 }
 
 /// Writes the known data set of the list tests as import files.
-fn write_known_data(dir: &Path) {
+pub(crate) fn write_known_data(dir: &Path) {
     let files = [
         ("companies.ndjson", companies()),
         ("funding.ndjson", funding_rounds()),

@@ -1,13 +1,14 @@
 //! Processes sharing one database take turns where they must: several processes starting at
-//! once on a fresh database migrate it one after another (each then serves), and an import
-//! started while a bulk load runs waits for it to end instead of starting the load over, so
-//! neither loses a record.
+//! once on a fresh database migrate it one after another (each then serves), an import started
+//! while a bulk load runs waits for it to end instead of starting the load over, and an import
+//! into an empty database a server is running on stores its records as the server would, not
+//! in bulk, so that none loses a record.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::bulk_import::records_in;
+use crate::bulk_import::{records_in, write_known_data};
 use crate::each_backend;
 use crate::lists_support::{ACQUISITIONS, COMPANIES, FUNDING, HIRING, JOB_CHANGES, url};
 use crate::support::command::{signalwatch, start_signalwatch};
@@ -19,6 +20,7 @@ use signalwatch::store::bulk_load::interrupted_since;
 each_backend!(
     processes_starting_together_on_a_fresh_database_all_migrate_it_and_serve,
     an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_both_is_kept,
+    an_import_into_an_empty_database_a_server_runs_on_stores_its_records_batch_by_batch,
 );
 
 /// How long a bulk load may take to show that it is under way.
@@ -107,6 +109,50 @@ async fn an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_b
             listed.body["pagination"]["totalCount"],
             json!(records_in(&bulk.path().join(file))),
             "{file}: every record of the load"
+        );
+    }
+}
+
+async fn an_import_into_an_empty_database_a_server_runs_on_stores_its_records_batch_by_batch(
+    backend: Backend,
+) {
+    let database = backend.fresh_database().await;
+    let server = ServerProcess::start(&database.url, Role::All, &[]).await;
+    let files = tempfile::tempdir().expect("temp dir");
+    write_known_data(files.path());
+
+    let loaded = signalwatch(
+        files.path(),
+        &["import", "--database-url", &database.url, "."],
+    )
+    .await;
+
+    assert!(loaded.success, "{loaded:?}");
+    assert!(
+        loaded
+            .stdout
+            .contains("a server is running on this database"),
+        "the import says why it does not load in bulk: {}",
+        loaded.stdout
+    );
+    assert!(
+        !loaded.stdout.contains("indexes built after"),
+        "no bulk load beside a running server: {}",
+        loaded.stdout
+    );
+    let app = server.app();
+    let team = app.create_team_with(json!({ "credits": 1_000 })).await;
+    for (path, file) in [
+        (FUNDING, "funding.ndjson"),
+        (HIRING, "hiring.ndjson"),
+        (ACQUISITIONS, "acquisitions.ndjson"),
+        (JOB_CHANGES, "job-changes.ndjson"),
+    ] {
+        let listed = app.get(&url(path, &[("count", "true")]), &team.key).await;
+        assert_eq!(
+            listed.body["pagination"]["totalCount"],
+            json!(records_in(&files.path().join(file))),
+            "{file}: the server lists every record of the import"
         );
     }
 }

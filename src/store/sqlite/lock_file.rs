@@ -1,5 +1,5 @@
 //! Locks that processes sharing one SQLite database take on files beside it: one process at a
-//! time migrates the database, and one imports into it.
+//! time migrates the database, one imports into it, and servers and bulk loads keep apart.
 //!
 //! The locks are taken on files of their own, never on the database file: SQLite's locks on
 //! that file are POSIX record locks, which a process loses when it closes any descriptor of the
@@ -30,16 +30,21 @@ pub(crate) fn beside(options: &SqliteConnectOptions, suffix: &str) -> Option<Pat
     Some(PathBuf::from(lock))
 }
 
-/// Takes the exclusive lock of the file at `path` (created if missing) when no other process
-/// holds it; `None` when one does.
-pub(crate) fn try_lock(path: &Path) -> Result<Option<File>, StoreError> {
+/// Takes the lock of the file at `path` (created if missing), `shared` with other shared holders
+/// or else alone, when no other process's lock keeps it from this one; `None` when one does.
+pub(crate) fn try_lock(path: &Path, shared: bool) -> Result<Option<File>, StoreError> {
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .open(path)
         .map_err(io_error)?;
-    match file.try_lock() {
+    let taken = if shared {
+        file.try_lock_shared()
+    } else {
+        file.try_lock()
+    };
+    match taken {
         Ok(()) => Ok(Some(file)),
         Err(TryLockError::WouldBlock) => Ok(None),
         Err(TryLockError::Error(err)) => Err(io_error(err)),
@@ -65,7 +70,7 @@ impl MigrationLock {
             return Ok(MigrationLock { _file: None });
         };
         loop {
-            if let Some(file) = try_lock(&path)? {
+            if let Some(file) = try_lock(&path, false)? {
                 return Ok(MigrationLock { _file: Some(file) });
             }
             tokio::time::sleep(MIGRATION_RETRY).await;
@@ -104,9 +109,24 @@ mod tests {
     fn a_second_holder_is_refused_until_the_first_lets_go() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("db-import.lock");
-        let first = try_lock(&path).expect("lock").expect("free");
-        assert!(try_lock(&path).expect("lock").is_none());
+        let first = try_lock(&path, false).expect("lock").expect("free");
+        assert!(try_lock(&path, false).expect("lock").is_none());
         drop(first);
-        assert!(try_lock(&path).expect("lock").is_some());
+        assert!(try_lock(&path, false).expect("lock").is_some());
+    }
+
+    #[test]
+    fn shared_holders_go_together_and_keep_an_exclusive_one_out_until_the_last_lets_go() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("db-serve.lock");
+        let first = try_lock(&path, true).expect("lock").expect("free");
+        let second = try_lock(&path, true).expect("lock").expect("shared");
+        assert!(try_lock(&path, false).expect("lock").is_none());
+        drop(first);
+        assert!(try_lock(&path, false).expect("lock").is_none());
+        drop(second);
+        let alone = try_lock(&path, false).expect("lock").expect("free again");
+        assert!(try_lock(&path, true).expect("lock").is_none());
+        drop(alone);
     }
 }
