@@ -92,7 +92,7 @@ pub async fn poll_board(
     };
     let name = provider.as_str();
     let fetched = collectors
-        .fetch(name, &url, &request)
+        .fetch(db, name, &url, &request)
         .await
         .map_err(PollError::Source)?;
     let mut report = PollReport {

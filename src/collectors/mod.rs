@@ -121,15 +121,21 @@ impl Collectors {
         &self.urls[index]
     }
 
-    /// GETs `url` in its host's turn; the time waited and fetching count for `collector`.
+    /// GETs `url` in its host's turn among the processes sharing `db`; the time waited and
+    /// fetching count for `collector`.
     pub async fn fetch(
         &self,
+        db: &Db,
         collector: &'static str,
         url: &str,
         request: &FetchRequest,
     ) -> Result<Fetched, String> {
         let asked = std::time::Instant::now();
-        let _turn = self.hosts.turn(&host_of(url)).await;
+        let _turn = self
+            .hosts
+            .shared_turn(db, &host_of(url))
+            .await
+            .map_err(|err| format!("reserving the host's turn: {err}"))?;
         let turn = std::time::Instant::now();
         telemetry::collector_stage(collector, "wait", turn - asked);
         let fetched = self.client.get(url, request).await;

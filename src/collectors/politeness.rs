@@ -1,5 +1,7 @@
-//! Politeness towards the sources: one request at a time per host, and at most one started per
-//! [`MIN_SPACING`] on it (2 per second), whatever the number of boards or collectors asking.
+//! Politeness towards the sources: one request at a time per host within a process, and at most
+//! one started per [`MIN_SPACING`] on it (2 per second), whatever the number of boards,
+//! collectors or processes asking: each start is also reserved in the database the processes
+//! share (`store::host_turns`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -7,6 +9,10 @@ use std::time::Duration;
 
 use tokio::sync::OwnedMutexGuard;
 use tokio::time::Instant;
+
+use crate::domain::time::now_ms;
+use crate::store::host_turns::reserve_start;
+use crate::store::{Db, StoreError};
 
 /// Least time between the starts of two requests to one host.
 pub const MIN_SPACING: Duration = Duration::from_millis(500);
@@ -53,6 +59,23 @@ impl HostGate {
         }
         *guard = Some(Instant::now());
         HostTurn { _guard: guard }
+    }
+
+    /// [`HostGate::turn`], then a start reserved among every process sharing `db`: no sooner
+    /// than the spacing after the last start any of them reserved for `host`. Without it, each
+    /// of several worker processes kept its own spacing and a host got a request from each.
+    pub async fn shared_turn(&self, db: &Db, host: &str) -> Result<HostTurn, StoreError> {
+        let turn = self.turn(host).await;
+        if self.spacing.is_zero() {
+            return Ok(turn);
+        }
+        let spacing_ms = i64::try_from(self.spacing.as_millis()).unwrap_or(i64::MAX);
+        let start = reserve_start(db, host, now_ms(), spacing_ms).await?;
+        let wait = start - now_ms();
+        if wait > 0 {
+            tokio::time::sleep(Duration::from_millis(wait.unsigned_abs())).await;
+        }
+        Ok(turn)
     }
 }
 

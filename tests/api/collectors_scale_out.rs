@@ -1,16 +1,20 @@
-//! Two worker processes of the real binary collecting the same boards from one PostgreSQL
-//! database: every posting becomes one signal, delivered once, however their passes interleave.
+//! Two worker processes of the real binary collecting the same boards from one database: every
+//! posting becomes one signal, delivered once, however their passes interleave (PostgreSQL), and
+//! between them they ask one host at most twice a second (both backends).
 
 use std::collections::BTreeSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::delivery_support::{FAST, assert_stays_at};
+use crate::each_backend;
 use crate::support::process::{Role, ServerProcess};
 use crate::support::receiver::Receiver;
 use crate::support::sources::{Page, Sources, greenhouse_board};
 use crate::support::{Backend, TestApp};
+
+each_backend!(two_worker_processes_ask_one_host_at_most_twice_a_second_between_them);
 
 mod two_worker_processes_collect_every_posting_once {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -85,6 +89,90 @@ async fn two_worker_processes_collect_every_posting_once(backend: Backend) {
     let all = first + (BOARDS * 10) as usize;
     assert_eq!(distinct_signals(&receiver, all).await, all);
     assert_stays_at(&receiver, all, Duration::from_secs(3)).await;
+}
+
+/// Board requests to watch the spacing of, and the least gap between two of their arrivals:
+/// the starts are reserved 500 ms apart, and an arrival may trail its start by the time the
+/// sending process took to wake and send on a busy machine.
+const SPACED_REQUESTS: usize = 8;
+const LEAST_GAP: Duration = Duration::from_millis(300);
+
+async fn two_worker_processes_ask_one_host_at_most_twice_a_second_between_them(backend: Backend) {
+    let sources = Sources::start().await;
+    let tokens: Vec<String> = (0..6).map(|i| format!("polite{i}")).collect();
+    for (i, token) in tokens.iter().enumerate() {
+        let board = greenhouse_board(token, 10_000 * (i as u64 + 1), 2);
+        sources.board("greenhouse", token, Page::json(board));
+    }
+    let mut settings: Vec<String> = FAST.iter().map(|s| s.to_string()).collect();
+    settings.extend(sources.settings());
+    let args: Vec<&str> = settings.iter().map(String::as_str).collect();
+    let app = TestApp::start_with(backend, &args).await;
+    let team = app.create_team().await;
+    let receiver = Receiver::start().await;
+    let created = app
+        .post(
+            "/api/v2/monitors",
+            &team.key,
+            json!({ "name": "Hiring", "signal_types": ["hiring"], "webhook_url": receiver.url }),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:?}", created.body);
+    let monitor = created.data()["id"].as_str().expect("id").to_string();
+    let boards: Vec<Value> = tokens
+        .iter()
+        .map(|token| json!({ "provider": "greenhouse", "token": token }))
+        .collect();
+    app.import_companies(
+        json!([{ "name": "Polite", "website": "https://polite-jobs.com",
+        "jobBoards": boards }]),
+    )
+    .await;
+    app.add_targets(&team, &monitor, json!(["polite-jobs.com"]))
+        .await;
+    let mut worker_args = args.clone();
+    worker_args.extend_from_slice(&[
+        "--collectors",
+        "greenhouse",
+        "--collect-interval-seconds",
+        "1",
+    ]);
+
+    let _workers = ServerProcess::start_together(
+        &app.database_url,
+        &[Role::Worker, Role::Worker],
+        &worker_args,
+    )
+    .await;
+
+    let until = Instant::now() + WITHIN;
+    let arrivals = loop {
+        let arrivals: Vec<Instant> = sources
+            .requests()
+            .iter()
+            .filter(|r| r.path.starts_with("/v1/boards/polite"))
+            .map(|r| r.at)
+            .collect();
+        if arrivals.len() >= SPACED_REQUESTS {
+            break arrivals;
+        }
+        assert!(
+            Instant::now() < until,
+            "the workers asked {} times",
+            arrivals.len()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut arrivals = arrivals;
+    arrivals.sort();
+    for pair in arrivals.windows(2) {
+        assert!(
+            pair[1] - pair[0] >= LEAST_GAP,
+            "two requests to the host {:?} apart: {:?}",
+            pair[1] - pair[0],
+            arrivals.windows(2).map(|p| p[1] - p[0]).collect::<Vec<_>>()
+        );
+    }
 }
 
 /// Waits until the receiver got `n` deliveries, and counts the signals among them.
