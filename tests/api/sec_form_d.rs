@@ -9,6 +9,7 @@ use crate::delivery_support::{FAST, SOON, assert_stays_at};
 use crate::each_backend;
 use crate::support::edgar::{Filing, LocalEdgar};
 use crate::support::receiver::Receiver;
+use crate::support::sources::Sources;
 use crate::support::{Backend, TestApp};
 
 each_backend!(
@@ -23,6 +24,7 @@ each_backend!(
     every_request_names_the_requester,
     requests_to_the_sec_are_spaced_under_its_rate_limit,
     two_workers_read_each_filing_once,
+    the_feed_never_sends_the_collector_off_edgar,
 );
 
 const AGENT: &str = "Signalwatch tests ops@example.com";
@@ -293,6 +295,46 @@ async fn a_malformed_filing_is_recorded_and_the_pass_goes_on(backend: Backend) {
         .expect("the failure is recorded");
     assert!(error.contains("0002000707-26-000001"), "{error}");
     assert_eq!(rounds(&app, &team.key, "Harbor Lane").await.len(), 1);
+}
+
+async fn the_feed_never_sends_the_collector_off_edgar(backend: Backend) {
+    let edgar = LocalEdgar::start().await;
+    let elsewhere = Sources::start().await;
+    let app = start(backend, &edgar).await;
+    let mut linked = Filing::form_d("0002000808-26-000001", "0002000808", "Linked Inc").build();
+    linked.index_link = Some(format!(
+        "{}/private/0002000808-26-000001-index.htm",
+        elsewhere.base
+    ));
+    let mut redirected =
+        Filing::form_d("0002000909-26-000001", "0002000909", "Redirected Inc").build();
+    redirected.redirect_to = Some(format!("{}/private/primary_doc.xml", elsewhere.base));
+    edgar.publish(linked);
+    edgar.publish(redirected);
+    edgar.publish(harbor_lane());
+    let team = app.create_team().await;
+
+    let pass = run_pass(&app).await;
+
+    assert!(
+        elsewhere.requests().is_empty(),
+        "nothing but EDGAR was asked: {:?}",
+        elsewhere
+            .requests()
+            .iter()
+            .map(|r| r.path.clone())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        pass["signals_created"], 1,
+        "the other filing of the feed is read: {pass}"
+    );
+    assert_eq!(rounds(&app, &team.key, "Harbor Lane").await.len(), 1);
+    assert!(
+        rounds(&app, &team.key, "Linked Inc").await.is_empty()
+            && rounds(&app, &team.key, "Redirected Inc").await.is_empty(),
+        "neither filing off EDGAR makes a round"
+    );
 }
 
 async fn a_403_from_the_sec_is_the_collectors_last_error(backend: Backend) {

@@ -163,7 +163,9 @@ async fn pass(
 }
 
 async fn read_filing(db: &Db, edgar: &Edgar, entry: &FeedEntry) -> Result<Read, FilingError> {
-    let url = edgar.document_url(&entry.primary_doc_url());
+    let url = edgar
+        .document_url(&entry.primary_doc_url())
+        .map_err(FilingError::Source)?;
     let body = edgar.get(&url).await.map_err(FilingError::Source)?;
     let parsing = Instant::now();
     let form = parse_filing(&body);

@@ -1,5 +1,8 @@
 //! Requests to EDGAR: every one names the requester in its `User-Agent` (the SEC refuses
 //! anonymous clients) and waits its turn, so one process stays under the SEC's request rate.
+//! Every request goes to the configured EDGAR: a feed link outside its archives is refused, and
+//! a redirect is followed only on the same host, so what the feed says never sends a request
+//! anywhere else (say, to an address inside the operator's network).
 
 use std::time::Duration;
 
@@ -15,6 +18,8 @@ pub const SPACING: Duration = Duration::from_millis(125);
 const TIMEOUT: Duration = Duration::from_secs(20);
 /// Largest document read; Form D documents and the feed are a few kilobytes.
 const MAX_BODY: usize = 4 * 1024 * 1024;
+/// Redirects followed on EDGAR's own host.
+const MAX_REDIRECTS: usize = 3;
 
 /// EDGAR as the collector reads it.
 #[derive(Debug)]
@@ -38,9 +43,26 @@ impl Edgar {
         user_agent: &str,
         spacing: Duration,
     ) -> anyhow::Result<Edgar> {
+        let base = url::Url::parse(base_url)?;
+        let origin = (
+            base.host_str().map(str::to_string),
+            base.port_or_known_default(),
+        );
+        let same_host = reqwest::redirect::Policy::custom(move |attempt| {
+            let to = (
+                attempt.url().host_str().map(str::to_string),
+                attempt.url().port_or_known_default(),
+            );
+            if to == origin && attempt.previous().len() < MAX_REDIRECTS {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
+        });
         let http = reqwest::Client::builder()
             .user_agent(user_agent)
             .timeout(TIMEOUT)
+            .redirect(same_host)
             .no_proxy()
             .build()?;
         Ok(Edgar {
@@ -60,11 +82,14 @@ impl Edgar {
     }
 
     /// A document of a filing. The feed's links name the public host; they are read from the
-    /// configured base instead, so a mirror (or a test server) serves the whole pass.
-    pub fn document_url(&self, url: &str) -> String {
+    /// configured base instead, so a mirror (or a test server) serves the whole pass. A link
+    /// outside EDGAR's archives is refused, never followed.
+    pub fn document_url(&self, url: &str) -> Result<String, String> {
         match url.find("/Archives/") {
-            Some(at) => format!("{}{}", self.base_url, &url[at..]),
-            None => url.to_string(),
+            Some(at) => Ok(format!("{}{}", self.base_url, &url[at..])),
+            None => Err(format!(
+                "the feed links outside EDGAR's archives ({url}): not read"
+            )),
         }
     }
 

@@ -23,6 +23,10 @@ pub struct Filing {
     pub issuer: String,
     /// The body of its `primary_doc.xml` (any text: tests serve malformed ones too).
     pub document: String,
+    /// The feed's link to the filing's index page, when not EDGAR's own.
+    pub index_link: Option<String>,
+    /// Where a request for its `primary_doc.xml` is redirected, instead of answered.
+    pub redirect_to: Option<String>,
 }
 
 impl Filing {
@@ -139,6 +143,8 @@ impl FormDBuilder {
             form: self.form,
             issuer: self.issuer,
             document,
+            index_link: None,
+            redirect_to: None,
         }
     }
 }
@@ -250,9 +256,15 @@ async fn feed(State(shared): State<Arc<Mutex<Shared>>>, headers: HeaderMap) -> R
     for filing in &filings {
         let cik = filing.cik.trim_start_matches('0');
         let folder = filing.accession.replace('-', "");
+        let link = filing.index_link.clone().unwrap_or_else(|| {
+            format!(
+                "https://www.sec.gov/Archives/edgar/data/{cik}/{folder}/{}-index.htm",
+                filing.accession
+            )
+        });
         body.push_str(&format!(
             "<entry>\n<title>{form} - {issuer} ({cik_padded}) (Filer)</title>\n\
-             <link rel=\"alternate\" type=\"text/html\" href=\"https://www.sec.gov/Archives/edgar/data/{cik}/{folder}/{acc}-index.htm\"/>\n\
+             <link rel=\"alternate\" type=\"text/html\" href=\"{link}\"/>\n\
              <updated>2026-11-24T16:01:09-05:00</updated>\n\
              <category scheme=\"https://www.sec.gov/\" label=\"form type\" term=\"{form}\"/>\n\
              <id>urn:tag:sec.gov,2008:accession-number={acc}</id>\n</entry>\n",
@@ -287,6 +299,10 @@ async fn document(
         .iter()
         .find(|f| f.accession.replace('-', "") == folder && file == "primary_doc.xml")
     {
+        Some(Filing {
+            redirect_to: Some(location),
+            ..
+        }) => (StatusCode::FOUND, [(header::LOCATION, location.clone())]).into_response(),
         Some(filing) => (
             [(header::CONTENT_TYPE, "application/xml")],
             filing.document.clone(),
