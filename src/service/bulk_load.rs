@@ -82,32 +82,30 @@ pub async fn wait_for_turn(db: &Db, waiting: impl FnOnce()) -> Result<ImportLock
 /// afterwards. An interrupted bulk load is started over: its rows are deleted first.
 pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
     let interrupted = interrupted_since(db).await?.is_some();
-    // Before anything is deleted: no server may be writing to rows a restart would delete.
-    let servers_out = keep_servers_out(db).await?;
-    if interrupted && servers_out.is_none() {
-        return Err(ServiceError::conflict(
-            "a half-finished bulk load was found while a server is running on the database: \
-             stop the server, then run the import again",
-        ));
+    if !interrupted && !holds_no_data(db).await? {
+        return Ok(LoadPath::Ordinary(Ordinary::HoldsData));
     }
+    // Before anything is deleted or dropped: no server may be writing to the tables a bulk load
+    // (or its restart) takes over, and none may start until the load ends.
+    let Some(servers_out) = keep_servers_out(db).await? else {
+        if interrupted {
+            return Err(ServiceError::conflict(
+                "a half-finished bulk load was found while a server is running on the \
+                 database: stop the server, then run the import again",
+            ));
+        }
+        return Ok(LoadPath::Ordinary(Ordinary::Served));
+    };
     if interrupted {
         clear_loaded_rows(db).await?;
-    }
-    if !holds_no_data(db).await? {
-        if let Some(lock) = servers_out {
-            lock.release().await;
-        }
-        if interrupted {
+        if !holds_no_data(db).await? {
+            servers_out.release().await;
             return Err(ServiceError::conflict(
                 "a half-finished bulk load was found, but the database now has monitors or \
                  webhooks: it cannot be loaded in bulk again",
             ));
         }
-        return Ok(LoadPath::Ordinary(Ordinary::HoldsData));
     }
-    let Some(servers_out) = servers_out else {
-        return Ok(LoadPath::Ordinary(Ordinary::Served));
-    };
     let deferred_indexes = if interrupted {
         // The indexes were dropped and saved by the interrupted load.
         0

@@ -29,14 +29,14 @@ each_backend!(
 
 /// A service pointed at `sources`, a team, and a monitor of hiring signals posting to a
 /// receiver.
-struct Watch {
-    app: TestApp,
+pub(crate) struct Watch {
+    pub app: TestApp,
     team: Team,
     monitor: String,
-    receiver: Receiver,
+    pub receiver: Receiver,
 }
 
-async fn watch(backend: Backend, sources: &Sources, extra: &[&str]) -> Watch {
+pub(crate) async fn watch(backend: Backend, sources: &Sources, extra: &[&str]) -> Watch {
     let mut settings: Vec<String> = FAST.iter().map(|s| s.to_string()).collect();
     settings.extend(sources.settings());
     settings.extend(extra.iter().map(|s| s.to_string()));
@@ -63,7 +63,7 @@ async fn watch(backend: Backend, sources: &Sources, extra: &[&str]) -> Watch {
 
 impl Watch {
     /// Imports a company with these boards and watches it.
-    async fn company(&self, name: &str, domain: &str, boards: Value) -> String {
+    pub(crate) async fn company(&self, name: &str, domain: &str, boards: Value) -> String {
         let id = self
             .app
             .import_companies(

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::collectors_boards::watch;
 use crate::delivery_support::{FAST, assert_stays_at};
 use crate::each_backend;
 use crate::support::process::{Role, ServerProcess};
@@ -43,52 +44,20 @@ async fn two_worker_processes_collect_every_posting_once(backend: Backend) {
         }
     };
     serve_boards(0);
-    let mut settings: Vec<String> = FAST.iter().map(|s| s.to_string()).collect();
-    settings.extend(sources.settings());
-    let args: Vec<&str> = settings.iter().map(String::as_str).collect();
-    let app = TestApp::start_with(backend, &args).await;
-    let team = app.create_team().await;
-    let receiver = Receiver::start().await;
-    let created = app
-        .post(
-            "/api/v2/monitors",
-            &team.key,
-            json!({ "name": "Hiring", "signal_types": ["hiring"], "webhook_url": receiver.url }),
-        )
-        .await;
-    assert_eq!(created.status, 201, "{:?}", created.body);
-    let monitor = created.data()["id"].as_str().expect("id").to_string();
-    let boards: Vec<Value> = tokens
-        .iter()
-        .map(|token| json!({ "provider": "greenhouse", "token": token }))
-        .collect();
-    app.import_companies(json!([{ "name": "Acme", "website": "https://acme-jobs.com",
-        "jobBoards": boards }]))
-        .await;
-    app.add_targets(&team, &monitor, json!(["acme-jobs.com"]))
+    let watch = watch(backend, &sources, &[]).await;
+    watch
+        .company("Acme", "acme-jobs.com", greenhouse_boards(&tokens))
         .await;
 
-    let mut worker_args = args.clone();
-    worker_args.extend_from_slice(&[
-        "--collectors",
-        "greenhouse",
-        "--collect-interval-seconds",
-        "1",
-    ]);
-    let _workers = ServerProcess::start_together(
-        &app.database_url,
-        &[Role::Worker, Role::Worker],
-        &worker_args,
-    )
-    .await;
+    let _workers = two_collecting_workers(&watch.app, &sources).await;
 
     let first = (BOARDS * POSTINGS) as usize;
-    assert_eq!(distinct_signals(&receiver, first).await, first);
+    assert_eq!(distinct_signals(&watch.receiver, first).await, first);
     // Ten more postings on every board: each becomes one more signal.
     serve_boards(10);
     let all = first + (BOARDS * 10) as usize;
-    assert_eq!(distinct_signals(&receiver, all).await, all);
-    assert_stays_at(&receiver, all, Duration::from_secs(3)).await;
+    assert_eq!(distinct_signals(&watch.receiver, all).await, all);
+    assert_stays_at(&watch.receiver, all, Duration::from_secs(3)).await;
 }
 
 /// Board requests to watch the spacing of, and the least gap between two of their arrivals:
@@ -104,49 +73,15 @@ async fn two_worker_processes_ask_one_host_at_most_twice_a_second_between_them(b
         let board = greenhouse_board(token, 10_000 * (i as u64 + 1), 2);
         sources.board("greenhouse", token, Page::json(board));
     }
-    let mut settings: Vec<String> = FAST.iter().map(|s| s.to_string()).collect();
-    settings.extend(sources.settings());
-    let args: Vec<&str> = settings.iter().map(String::as_str).collect();
-    let app = TestApp::start_with(backend, &args).await;
-    let team = app.create_team().await;
-    let receiver = Receiver::start().await;
-    let created = app
-        .post(
-            "/api/v2/monitors",
-            &team.key,
-            json!({ "name": "Hiring", "signal_types": ["hiring"], "webhook_url": receiver.url }),
-        )
+    let watch = watch(backend, &sources, &[]).await;
+    watch
+        .company("Polite", "polite-jobs.com", greenhouse_boards(&tokens))
         .await;
-    assert_eq!(created.status, 201, "{:?}", created.body);
-    let monitor = created.data()["id"].as_str().expect("id").to_string();
-    let boards: Vec<Value> = tokens
-        .iter()
-        .map(|token| json!({ "provider": "greenhouse", "token": token }))
-        .collect();
-    app.import_companies(
-        json!([{ "name": "Polite", "website": "https://polite-jobs.com",
-        "jobBoards": boards }]),
-    )
-    .await;
-    app.add_targets(&team, &monitor, json!(["polite-jobs.com"]))
-        .await;
-    let mut worker_args = args.clone();
-    worker_args.extend_from_slice(&[
-        "--collectors",
-        "greenhouse",
-        "--collect-interval-seconds",
-        "1",
-    ]);
 
-    let _workers = ServerProcess::start_together(
-        &app.database_url,
-        &[Role::Worker, Role::Worker],
-        &worker_args,
-    )
-    .await;
+    let _workers = two_collecting_workers(&watch.app, &sources).await;
 
     let until = Instant::now() + WITHIN;
-    let arrivals = loop {
+    let mut arrivals = loop {
         let arrivals: Vec<Instant> = sources
             .requests()
             .iter()
@@ -163,7 +98,6 @@ async fn two_worker_processes_ask_one_host_at_most_twice_a_second_between_them(b
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    let mut arrivals = arrivals;
     arrivals.sort();
     for pair in arrivals.windows(2) {
         assert!(
@@ -173,6 +107,32 @@ async fn two_worker_processes_ask_one_host_at_most_twice_a_second_between_them(b
             arrivals.windows(2).map(|p| p[1] - p[0]).collect::<Vec<_>>()
         );
     }
+}
+
+/// The company record's `jobBoards` for these Greenhouse board tokens.
+fn greenhouse_boards(tokens: &[String]) -> Value {
+    tokens
+        .iter()
+        .map(|token| json!({ "provider": "greenhouse", "token": token }))
+        .collect()
+}
+
+/// Two worker processes of the real binary on `app`'s database, reading `sources` with the
+/// Greenhouse collector every second.
+async fn two_collecting_workers(app: &TestApp, sources: &Sources) -> Vec<ServerProcess> {
+    let mut settings: Vec<String> = FAST.iter().map(|s| s.to_string()).collect();
+    settings.extend(sources.settings());
+    settings.extend(
+        [
+            "--collectors",
+            "greenhouse",
+            "--collect-interval-seconds",
+            "1",
+        ]
+        .map(String::from),
+    );
+    let args: Vec<&str> = settings.iter().map(String::as_str).collect();
+    ServerProcess::start_together(&app.database_url, &[Role::Worker, Role::Worker], &args).await
 }
 
 /// Waits until the receiver got `n` deliveries, and counts the signals among them.

@@ -4,6 +4,7 @@
 //! into an empty database a server is running on stores its records as the server would, not
 //! in bulk, so that none loses a record.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -98,19 +99,7 @@ async fn an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_b
             "{domain}"
         );
     }
-    for (path, file) in [
-        (FUNDING, "funding.ndjson"),
-        (HIRING, "hiring.ndjson"),
-        (ACQUISITIONS, "acquisitions.ndjson"),
-        (JOB_CHANGES, "job-changes.ndjson"),
-    ] {
-        let listed = app.get(&url(path, &[("count", "true")]), &team.key).await;
-        assert_eq!(
-            listed.body["pagination"]["totalCount"],
-            json!(records_in(&bulk.path().join(file))),
-            "{file}: every record of the load"
-        );
-    }
+    assert_every_signal_of_the_files_is_listed(&app, &team.key, bulk.path()).await;
 }
 
 async fn an_import_into_an_empty_database_a_server_runs_on_stores_its_records_batch_by_batch(
@@ -142,17 +131,22 @@ async fn an_import_into_an_empty_database_a_server_runs_on_stores_its_records_ba
     );
     let app = server.app();
     let team = app.create_team_with(json!({ "credits": 1_000 })).await;
+    assert_every_signal_of_the_files_is_listed(&app, &team.key, files.path()).await;
+}
+
+/// Each signal list counts as many signals as its import file in `dir` holds records.
+async fn assert_every_signal_of_the_files_is_listed(app: &TestApp, key: &str, dir: &Path) {
     for (path, file) in [
         (FUNDING, "funding.ndjson"),
         (HIRING, "hiring.ndjson"),
         (ACQUISITIONS, "acquisitions.ndjson"),
         (JOB_CHANGES, "job-changes.ndjson"),
     ] {
-        let listed = app.get(&url(path, &[("count", "true")]), &team.key).await;
+        let listed = app.get(&url(path, &[("count", "true")]), key).await;
         assert_eq!(
             listed.body["pagination"]["totalCount"],
-            json!(records_in(&files.path().join(file))),
-            "{file}: the server lists every record of the import"
+            json!(records_in(&dir.join(file))),
+            "{file}: every record of the import is listed"
         );
     }
 }
