@@ -11,7 +11,7 @@ pub mod process;
 pub mod receiver;
 mod report;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::ValueEnum;
@@ -54,6 +54,10 @@ pub struct DeliveryArgs {
     /// processes, or both (SQLite always runs one process)
     #[arg(long, value_enum, default_value = "both")]
     pub topology: Topology,
+    /// Directory to write the requests of each paced phase to, one CSV file a phase (when each
+    /// was sent, in milliseconds into the phase, and its latency): where the slow answers fell
+    #[arg(long)]
+    pub latency_log: Option<PathBuf>,
 }
 
 /// `--topology` values.
@@ -96,6 +100,21 @@ pub async fn run(args: &Args, signalwatch: &Path) -> anyhow::Result<()> {
     std::fs::write(&path, &text)?;
     println!("{text}");
     eprintln!("bench: delivery report written to {}", path.display());
+    Ok(())
+}
+
+/// Writes a paced phase's requests to `--latency-log`, when given.
+fn log_requests(
+    d: &DeliveryArgs,
+    name: &str,
+    phase: &str,
+    paced: &phases::Paced,
+) -> anyhow::Result<()> {
+    if let Some(dir) = &d.latency_log {
+        std::fs::create_dir_all(dir)?;
+        let file = dir.join(format!("{name}-{phase}-{}.csv", paced.rate));
+        std::fs::write(&file, paced.requests_csv())?;
+    }
     Ok(())
 }
 
@@ -147,6 +166,7 @@ async fn topology(
     let pids: Vec<u32> = procs.iter().filter_map(|p| p.pid()).collect();
     let start = cpu::PhaseStart::now(&pids, &db.url).await?;
     let held = phases::paced(true, &apis, receiver, ENDPOINTS, d.delivery_rate, seconds).await?;
+    log_requests(d, &name, "held", &held)?;
     let held_cpu = start.end(&db.url).await?;
     eprintln!("bench: delivery: {name}: draining the held deliveries");
     let queued = (held.accepted * ENDPOINTS as usize) as i64;
@@ -161,7 +181,9 @@ async fn topology(
         } else {
             Duration::from_secs(5)
         };
-        live.push(phases::paced(false, &apis, receiver, ENDPOINTS, rate, duration).await?);
+        let paced = phases::paced(false, &apis, receiver, ENDPOINTS, rate, duration).await?;
+        log_requests(d, &name, "live", &paced)?;
+        live.push(paced);
     }
     let closed = if d.ingest_clients == 0 {
         None

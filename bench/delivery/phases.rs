@@ -110,6 +110,24 @@ pub struct Paced {
     pub first_attempt_p99_ms: f64,
     /// (endpoint, signal) pairs that never arrived within the wait.
     pub missing: usize,
+    /// Each accepted request: when it was sent (since the phase began) and how long its answer
+    /// took, in the order they were sent.
+    pub requests: Vec<(Duration, Duration)>,
+}
+
+impl Paced {
+    /// The requests as CSV lines: milliseconds into the phase, latency in milliseconds.
+    pub fn requests_csv(&self) -> String {
+        let mut csv = String::from("sent_ms,latency_ms\n");
+        for (sent, latency) in &self.requests {
+            csv.push_str(&format!(
+                "{:.3},{:.3}\n",
+                sent.as_secs_f64() * 1e3,
+                latency.as_secs_f64() * 1e3
+            ));
+        }
+        csv
+    }
 }
 
 /// Sends one signal per request at `rate` a second for `duration` (open loop: a slow answer does
@@ -153,6 +171,11 @@ pub async fn paced(
     while receiver.distinct() < wanted && Instant::now() < until {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let mut requests: Vec<(Duration, Duration)> = accepted
+        .iter()
+        .map(|(_, sent, latency)| (sent.duration_since(started), *latency))
+        .collect();
+    requests.sort();
     let mut ingest: Vec<Duration> = accepted.iter().map(|a| a.2).collect();
     let mut first = Vec::with_capacity(wanted);
     let mut missing = 0;
@@ -174,6 +197,7 @@ pub async fn paced(
         first_attempt_p50_ms: percentile_ms(&mut first, 50.0),
         first_attempt_p99_ms: percentile_ms(&mut first, 99.0),
         missing,
+        requests,
     })
 }
 

@@ -119,6 +119,9 @@ macro_rules! on_tx {
     };
 }
 
+/// The `application_name` of a writer's own PostgreSQL connection ([`Db::own_writer`]).
+pub const WRITER_APPLICATION_NAME: &str = "signalwatch-writer";
+
 /// Most connections a PostgreSQL pool opens unless configured otherwise.
 pub const PG_MAX_CONNECTIONS: u32 = 16;
 
@@ -210,17 +213,53 @@ impl Db {
         Db::connect(url).await
     }
 
-    /// A pool of its own, of one connection with a larger page cache, for a process's busiest
-    /// writer on SQLite (on PostgreSQL, this pool); it shares this handle's write gate. In WAL
-    /// mode a connection empties its page cache whenever another one has committed since its
-    /// last transaction, and a pool hands out whichever connection is free: the ingest writer
-    /// then read most index pages its inserts touch back from the files. On a connection of its
-    /// own they stay in memory from one group to the next while only it writes.
+    /// A pool of its own, of one connection, for a process's busiest writer (the ingest group
+    /// writer, a bulk load); it shares this handle's write gate.
+    ///
+    /// On SQLite the connection has a larger page cache. In WAL mode a connection empties its
+    /// page cache whenever another one has committed since its last transaction, and a pool
+    /// hands out whichever connection is free: the ingest writer then read most index pages its
+    /// inserts touch back from the files. On a connection of its own they stay in memory from
+    /// one group to the next while only it writes.
+    ///
+    /// On PostgreSQL the writer never waits for a connection behind list requests, and its
+    /// session keeps what it learnt (the catalog of the tables it writes, its prepared
+    /// statements) from one group to the next instead of each group landing on whichever of the
+    /// pool's sessions is free, and each of them learning it again. The connection is named
+    /// [`WRITER_APPLICATION_NAME`] in `pg_stat_activity`; [`Db::warm_writer`] opens it.
     pub fn own_writer(&self) -> Db {
         match self {
             Db::Sqlite(sqlite) => Db::Sqlite(sqlite.own_writer()),
-            Db::Postgres(_) => self.clone(),
+            Db::Postgres(pool) => {
+                let options = (*pool.connect_options())
+                    .clone()
+                    .application_name(WRITER_APPLICATION_NAME);
+                let writer = pg_pool_options(&options)
+                    .max_connections(1)
+                    .min_connections(1)
+                    .acquire_timeout(pool.options().get_acquire_timeout())
+                    .connect_lazy_with(options);
+                Db::Postgres(writer)
+            }
         }
+    }
+
+    /// Opens a writer's connection ([`Db::own_writer`]) and has it read the catalog of the
+    /// tables an ingest writes, so that the first ingest after a start pays for neither. On
+    /// PostgreSQL over TCP with TLS, opening a connection is slow: sqlx turns Nagle's algorithm
+    /// off only once the handshake is over (`tcp_nodelay`), and the handshake waits on the
+    /// server's delayed acknowledgements. Requests that arrive meanwhile wait in the queue.
+    pub async fn warm_writer(&self) -> Result<(), StoreError> {
+        let sql = "SELECT 1 FROM signals s, companies c, company_keys k, signal_companies sc, \
+                   signal_tags t, events e, deliveries d, webhooks w, monitors m, alert_items a \
+                   WHERE s.id = c.id AND k.company_id = c.id AND sc.signal_id = s.id \
+                   AND t.signal_id = s.id AND e.id = d.event_id AND w.id = d.webhook_id \
+                   AND a.monitor_id = m.id AND 1 = 0";
+        on_db!(self, |pool| sqlx::query(sql)
+            .execute(pool)
+            .await
+            .map(|_| ()))?;
+        Ok(())
     }
 
     /// Applies the backend's migrations. Several processes may start at once: on PostgreSQL the

@@ -2,6 +2,9 @@
 //! shares one core with the thread of its database connection (the statements of a group hop
 //! between the two); no other thread of the process is tied to a core. On PostgreSQL no thread
 //! is. Read from `/proc` (Linux), where the process may run on more than one core.
+//!
+//! And the connection it writes through: one of its own, opened when the process starts, not
+//! when the first ingest arrives (which then waited for it), and every group goes through it.
 
 use std::time::Duration;
 
@@ -13,7 +16,13 @@ use crate::each_backend;
 use crate::support::Backend;
 use crate::support::process::{Role, ServerProcess};
 
-each_backend!(only_the_sqlite_writer_and_its_connection_share_one_core,);
+each_backend!(
+    only_the_sqlite_writer_and_its_connection_share_one_core,
+    the_writer_opens_its_own_connection_at_start_and_every_group_goes_through_it,
+);
+
+/// How long a started process may take to open its writer's connection.
+const WRITER_CONNECTED: Duration = Duration::from_secs(10);
 
 /// Long enough for the checkpoints that follow the writer's turns to have run.
 const CHECKPOINTS_RUN: Duration = Duration::from_millis(500);
@@ -61,6 +70,101 @@ async fn only_the_sqlite_writer_and_its_connection_share_one_core(backend: Backe
     );
     assert_eq!(pinned[0].1.len(), 1, "one core: {pinned:?}");
     assert_eq!(pinned[0].1, pinned[1].1, "the same core: {pinned:?}");
+}
+
+async fn the_writer_opens_its_own_connection_at_start_and_every_group_goes_through_it(
+    backend: Backend,
+) {
+    let database = backend.fresh_database().await;
+    let server = ServerProcess::start(&database.url, Role::Api, &[]).await;
+    let before = writer_session(&backend, &database.url, server.pid()).await;
+
+    let app = server.app();
+    for n in 0..3 {
+        let round = other_round(&format!("f1000000-0000-4000-8000-{n:012}"));
+        let stored = app
+            .admin(Method::POST, "/signals/funding", Some(json!([round])))
+            .await;
+        assert_eq!(stored.status, 200, "{:?}", stored.body);
+    }
+
+    let after = writer_session(&backend, &database.url, server.pid()).await;
+    assert_eq!(after.id, before.id, "the writer kept its connection");
+    if let Backend::Postgres(_) = backend {
+        assert_eq!(before.last_statement.as_deref(), Some("warm"), "{before:?}");
+        assert_eq!(after.last_statement.as_deref(), Some("COMMIT"), "{after:?}");
+    }
+}
+
+/// The writer's connection as the database server sees it (PostgreSQL), or the writer's
+/// thread (SQLite, whose connection lives in the process).
+#[derive(Debug)]
+struct WriterSession {
+    /// The server process of the session, or the writer thread's id.
+    id: String,
+    /// PostgreSQL: the session's last statement, `warm` for the catalog read of its start.
+    last_statement: Option<String>,
+}
+
+/// Waits until the process's writer has its connection open, and describes it. Exactly one.
+async fn writer_session(backend: &Backend, database_url: &str, pid: u32) -> WriterSession {
+    let until = std::time::Instant::now() + WRITER_CONNECTED;
+    loop {
+        let found = match backend {
+            Backend::Sqlite => writer_threads(pid),
+            Backend::Postgres(_) => writer_connections(database_url).await,
+        };
+        assert!(found.len() <= 1, "one writer: {found:?}");
+        if let Some(session) = found.into_iter().next() {
+            return session;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "no writer connection {WRITER_CONNECTED:?} after the start"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The `ingest-writer` threads of process `pid`.
+fn writer_threads(pid: u32) -> Vec<WriterSession> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .expect("the process's threads")
+        .flatten()
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|name| name.trim() == "ingest-writer")
+        })
+        .map(|task| WriterSession {
+            id: task.file_name().to_string_lossy().into_owned(),
+            last_statement: None,
+        })
+        .collect()
+}
+
+/// The sessions named as a writer's on the test's database.
+async fn writer_connections(database_url: &str) -> Vec<WriterSession> {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(database_url)
+        .await
+        .expect("connect");
+    let rows: Vec<(i32, String)> = sqlx::query_as(
+        "SELECT pid, query FROM pg_stat_activity \
+         WHERE datname = current_database() AND application_name = 'signalwatch-writer'",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .expect("pg_stat_activity");
+    rows.into_iter()
+        .map(|(pid, query)| WriterSession {
+            id: pid.to_string(),
+            last_statement: Some(if query.contains("1 = 0") {
+                "warm".to_string()
+            } else {
+                query.trim().to_string()
+            }),
+        })
+        .collect()
 }
 
 /// The cores in `Cpus_allowed_list` of a `/proc/…/status` file (e.g. `0-3,6`).
