@@ -156,6 +156,7 @@ async fn topology(
         .collect::<anyhow::Result<_>>()?;
     let urls: Vec<String> = (0..ENDPOINTS).map(|n| receiver.url(n)).collect();
     let team_id = apis[0].team_with_webhooks(1_000_000_000_000, &urls).await?;
+    apis[0].benchmark_company().await?;
     let seconds = Duration::from_secs(d.delivery_seconds);
     eprintln!(
         "bench: delivery: {name}: {} signals/s x {ENDPOINTS}, held",

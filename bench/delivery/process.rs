@@ -164,6 +164,23 @@ impl Api {
         Ok(body)
     }
 
+    /// Stores the company the benchmark's funding rounds name ([`round`]), so that the paced
+    /// phases measure signals alone: otherwise the first round sent to each API process creates
+    /// it, both at the same instant, and one of them runs its first group again after the
+    /// other's commit.
+    pub async fn benchmark_company(&self) -> anyhow::Result<()> {
+        let answer = self
+            .call(
+                reqwest::Method::POST,
+                "/admin/v1/companies",
+                ADMIN_TOKEN,
+                Some(json!([{ "name": "BenchCo", "website": "https://benchco.example" }])),
+            )
+            .await?;
+        anyhow::ensure!(answer["success"] == true, "company not stored: {answer}");
+        Ok(())
+    }
+
     /// A team with `credits` and one standalone `funding.created` webhook per URL; returns the
     /// team id.
     pub async fn team_with_webhooks(
