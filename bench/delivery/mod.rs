@@ -149,6 +149,8 @@ async fn topology(
     for (i, role) in roles.iter().enumerate() {
         procs.push(launch.start(role, &format!("{role}-{i}")).await?);
     }
+    let deliverers = roles.iter().filter(|role| **role != "api").count();
+    process::wait_until_started(&db.url, deliverers).await?;
     let apis: Vec<Api> = procs
         .iter()
         .filter_map(|p| p.base.as_deref())

@@ -279,6 +279,38 @@ pub async fn pending_deliveries(database_url: &str) -> anyhow::Result<i64> {
     .await
 }
 
+/// Waits until the started processes have finished starting: on PostgreSQL until `deliverers`
+/// sessions listen for the announcements of queued deliveries (a delivering process's last step
+/// of its start, after its connections have opened), then a second more. A phase measured while
+/// workers still start (each opening connections with a slow TLS handshake) measures their start
+/// too. SQLite processes (one, serving HTTP) are ready when `/health` answers.
+pub async fn wait_until_started(database_url: &str, deliverers: usize) -> anyhow::Result<()> {
+    if database_url.starts_with("sqlite:") {
+        return Ok(());
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut conn = sqlx::PgConnection::connect(database_url).await?;
+    loop {
+        let listening: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity \
+             WHERE datname = current_database() AND query LIKE 'LISTEN %'",
+        )
+        .fetch_one(&mut conn)
+        .await?;
+        if listening as usize >= deliverers {
+            break;
+        }
+        anyhow::ensure!(
+            std::time::Instant::now() < deadline,
+            "{listening} of {deliverers} delivering processes listen after 60 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    conn.close().await?;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Ok(())
+}
+
 async fn count(database_url: &str, sql: &'static str) -> anyhow::Result<i64> {
     if database_url.starts_with("sqlite:") {
         let mut conn = sqlx::SqliteConnection::connect(database_url).await?;
