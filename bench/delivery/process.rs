@@ -288,7 +288,7 @@ pub async fn wait_until_started(database_url: &str, deliverers: usize) -> anyhow
     if database_url.starts_with("sqlite:") {
         return Ok(());
     }
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_secs(60);
     let mut conn = sqlx::PgConnection::connect(database_url).await?;
     loop {
         let listening: i64 = sqlx::query_scalar(
@@ -301,7 +301,7 @@ pub async fn wait_until_started(database_url: &str, deliverers: usize) -> anyhow
             break;
         }
         anyhow::ensure!(
-            std::time::Instant::now() < deadline,
+            Instant::now() < deadline,
             "{listening} of {deliverers} delivering processes listen after 60 s"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -14,6 +14,7 @@ use serde_json::json;
 use crate::delivery_support::other_round;
 use crate::each_backend;
 use crate::support::Backend;
+use crate::support::app::TestApp;
 use crate::support::process::{Role, ServerProcess};
 
 each_backend!(
@@ -30,14 +31,7 @@ const CHECKPOINTS_RUN: Duration = Duration::from_millis(500);
 async fn only_the_sqlite_writer_and_its_connection_share_one_core(backend: Backend) {
     let database = backend.fresh_database().await;
     let server = ServerProcess::start(&database.url, Role::All, &[]).await;
-    let app = server.app();
-    for n in 0..5 {
-        let round = other_round(&format!("f0000000-0000-4000-8000-{n:012}"));
-        let stored = app
-            .admin(Method::POST, "/signals/funding", Some(json!([round])))
-            .await;
-        assert_eq!(stored.status, 200, "{:?}", stored.body);
-    }
+    ingest_rounds(&server.app(), "f0000000", 5).await;
     tokio::time::sleep(CHECKPOINTS_RUN).await;
 
     let process = format!("/proc/{}", server.pid());
@@ -79,20 +73,24 @@ async fn the_writer_opens_its_own_connection_at_start_and_every_group_goes_throu
     let server = ServerProcess::start(&database.url, Role::Api, &[]).await;
     let before = writer_session(&backend, &database.url, server.pid()).await;
 
-    let app = server.app();
-    for n in 0..3 {
-        let round = other_round(&format!("f1000000-0000-4000-8000-{n:012}"));
-        let stored = app
-            .admin(Method::POST, "/signals/funding", Some(json!([round])))
-            .await;
-        assert_eq!(stored.status, 200, "{:?}", stored.body);
-    }
+    ingest_rounds(&server.app(), "f1000000", 3).await;
 
     let after = writer_session(&backend, &database.url, server.pid()).await;
     assert_eq!(after.id, before.id, "the writer kept its connection");
     if let Backend::Postgres(_) = backend {
         assert_eq!(before.last_statement.as_deref(), Some("warm"), "{before:?}");
         assert_eq!(after.last_statement.as_deref(), Some("COMMIT"), "{after:?}");
+    }
+}
+
+/// Ingests `count` funding rounds one request each (ids starting with `prefix`), each stored.
+async fn ingest_rounds(app: &TestApp, prefix: &str, count: usize) {
+    for n in 0..count {
+        let round = other_round(&format!("{prefix}-0000-4000-8000-{n:012}"));
+        let stored = app
+            .admin(Method::POST, "/signals/funding", Some(json!([round])))
+            .await;
+        assert_eq!(stored.status, 200, "{:?}", stored.body);
     }
 }
 
