@@ -25,13 +25,12 @@ use super::{resolve_targets, store_company_rows, stored_company};
 use crate::domain::signal_type::SignalType;
 use crate::domain::time::now_ms;
 use crate::research::follow_latest_job_changes;
+use crate::store::bulk_chain::Chain;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_links::LinkRows;
 use crate::store::bulk_targets::follow_people;
 use crate::store::company_keys::{KeyClaim, claim_keys};
-use crate::store::outbox::bump_version_and_announce;
-use crate::store::signals::{SignalRow, existing_signal_ids, write_signals};
-use crate::store::versions::bump_data_version;
+use crate::store::signals::{SignalRow, stored_before_write, write_signals};
 use crate::store::{Db, StoreError, Tx, new_id};
 
 /// What a signal ingest call stored and refused.
@@ -167,20 +166,17 @@ async fn accept_once(
     let order: Vec<_> = created.iter().map(stored_company).collect();
     resolve_targets(&mut tx, &order, now).await?;
     let links = session.link_rows(&tx);
-    let new_signals = write_rows(&mut tx, &rows, links, now, &mut report).await?;
+    // The rows nothing in this transaction reads again, written by its last statement.
+    let mut chain = Chain::new();
+    let new_signals = write_rows(&mut tx, &rows, links, now, &mut report, &mut chain).await?;
     let mut outbox = Outbox::new(now);
     fan_out_new_companies(&mut tx, &new_companies, &mut outbox).await?;
     fan_out_signals(&mut tx, &new_signals, &mut outbox).await?;
-    let queued = outbox.enqueue(&mut tx).await?;
     move_job_changes(&mut tx, &rows, &new_signals, now).await?;
     // In the same transaction: no list answer can be cached under the old version from the
     // new rows, and the writer commits once instead of twice. The other processes' workers
     // hear of the deliveries at the commit.
-    if queued.deliveries > 0 {
-        bump_version_and_announce(&mut tx).await?;
-    } else {
-        bump_data_version(&mut tx).await?;
-    }
+    outbox.enqueue_and_mark_changed(&mut tx, chain).await?;
     session.commit(tx, rows.len()).await?;
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
@@ -336,11 +332,12 @@ async fn write_rows<'a>(
     links: LinkRows,
     now: i64,
     report: &mut SignalReport,
+    chain: &mut Chain<'a>,
 ) -> Result<Vec<&'a SignalRow>, StoreError> {
     let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     ids.sort_unstable();
     ids.dedup();
-    let existing = existing_signal_ids(tx, &ids).await?;
+    let existing = stored_before_write(tx, &ids, links).await?;
     let first = report.ids.len();
     let mut seen = HashSet::new();
     let mut last: HashMap<&str, usize> = HashMap::new();
@@ -362,7 +359,7 @@ async fn write_rows<'a>(
         .map(|(_, row)| row)
         .collect();
     let stored: Vec<&str> = existing.iter().map(String::as_str).collect();
-    let inserted = write_signals(tx, &written, &stored, links, now).await?;
+    let inserted = write_signals(tx, &written, &stored, links, now, chain).await?;
     // A signal another ingest inserted after the look-up above was updated here, not inserted:
     // its records count as updates, and it is announced by that ingest alone.
     for (fresh, id) in report.fresh.iter_mut().zip(&report.ids).skip(first) {

@@ -50,6 +50,7 @@ macro_rules! bind_vals {
         q
     }};
 }
+pub(super) use bind_vals;
 
 /// A multi-row statement: `head`, then `template` once per row, comma-separated, then `tail`.
 /// Every `?` of the template is one value of the row (numbered `$n` on PostgreSQL).
@@ -62,7 +63,7 @@ pub struct RowStatement<'s> {
 
 impl RowStatement<'_> {
     /// Values per row.
-    fn width(&self) -> usize {
+    pub(super) fn width(&self) -> usize {
         self.template.matches('?').count()
     }
 

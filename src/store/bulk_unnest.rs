@@ -78,14 +78,15 @@ fn select_list(template: &str) -> (String, usize) {
     (out, items)
 }
 
-/// The statement rewritten over `UNNEST` for columns of `types`, or `None` when its shape is
-/// not one of the two this knows: `… VALUES ` + rows + tail, and `… FROM (VALUES ` + rows +
-/// `) AS v …` (whose columns are then named `column1, column2, …` as VALUES names them).
-fn unnest_sql(stmt: &RowStatement<'_>, types: &[&str]) -> Option<String> {
+/// The statement rewritten over `UNNEST` for columns of `types`, its array parameters numbered
+/// from `$first`, or `None` when its shape is not one of the two this knows: `… VALUES ` + rows
+/// + tail, and `… FROM (VALUES ` + rows + `) AS v …` (whose columns are then named `column1,
+/// column2, …` as VALUES names them).
+fn unnest_sql(stmt: &RowStatement<'_>, types: &[&str], first: usize) -> Option<String> {
     let arrays: Vec<String> = types
         .iter()
         .enumerate()
-        .map(|(i, t)| format!("${}::{t}[]", i + 1))
+        .map(|(i, t)| format!("${}::{t}[]", first + i))
         .collect();
     let names: Vec<String> = (1..=types.len()).map(|i| format!("u{i}")).collect();
     let (list, items) = select_list(stmt.template);
@@ -113,9 +114,20 @@ pub(super) fn prepare<'a>(
     values: &[Val<'a>],
     width: usize,
 ) -> Option<(String, Vec<Column<'a>>)> {
+    prepare_from(stmt, values, width, 1)
+}
+
+/// As [`prepare`], the array parameters numbered from `$first` (for a statement that binds
+/// others before them).
+pub(super) fn prepare_from<'a>(
+    stmt: &RowStatement<'_>,
+    values: &[Val<'a>],
+    width: usize,
+    first: usize,
+) -> Option<(String, Vec<Column<'a>>)> {
     let columns = columns(values, width)?;
     let types: Vec<&str> = columns.iter().map(Column::sql_type).collect();
-    Some((unnest_sql(stmt, &types)?, columns))
+    Some((unnest_sql(stmt, &types, first)?, columns))
 }
 
 /// Binds the column arrays onto a statement.
@@ -163,7 +175,7 @@ mod tests {
             tail: " ON CONFLICT DO NOTHING",
         };
         assert_eq!(
-            unnest_sql(&stmt, &["text", "bigint"]).as_deref(),
+            unnest_sql(&stmt, &["text", "bigint"], 1).as_deref(),
             Some(
                 "INSERT INTO t (a, b, c) SELECT u1, COALESCE(u2, '[]'), 'x, y' \
                  FROM UNNEST($1::text[], $2::bigint[]) AS u(u1, u2) ON CONFLICT DO NOTHING"
@@ -179,7 +191,7 @@ mod tests {
             tail: ") AS v WHERE t.a = v.column1",
         };
         assert_eq!(
-            unnest_sql(&stmt, &["text", "boolean"]).as_deref(),
+            unnest_sql(&stmt, &["text", "boolean"], 1).as_deref(),
             Some(
                 "UPDATE t SET b = v.column2 FROM (SELECT u1, u2 FROM \
                  UNNEST($1::text[], $2::boolean[]) AS u(u1, u2)) AS v(column1, column2) \

@@ -9,6 +9,7 @@ pub mod alerts;
 pub mod api_keys;
 pub mod board_postings;
 pub mod bulk;
+pub mod bulk_chain;
 pub mod bulk_companies;
 pub mod bulk_links;
 pub mod bulk_load;

@@ -5,6 +5,7 @@ use sqlx::FromRow;
 use sqlx::postgres::PgListener;
 
 use super::bulk::{RowStatement, Val, execute_rows, select_in};
+use super::bulk_chain::Chain;
 use super::{Db, StoreError, Tx};
 use crate::on_tx;
 
@@ -122,8 +123,27 @@ pub struct NewAlert {
     pub created_at: i64,
 }
 
-/// Stores events.
-pub async fn insert_events(tx: &mut Tx, events: &[NewEvent]) -> Result<(), StoreError> {
+const EVENTS: RowStatement<'static> = RowStatement {
+    head: "INSERT INTO events (id, event_type, signal_id, data, created_at) VALUES ",
+    template: "(?, ?, ?, ?, ?)",
+    tail: "",
+};
+
+const DELIVERIES: RowStatement<'static> = RowStatement {
+    head: "INSERT INTO deliveries (id, webhook_id, team_id, monitor_id, event_id, event_type, \
+           free, max_attempts, attempt_count, retry_of, created_at, status, next_attempt_at, \
+           updated_at) VALUES ",
+    template: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
+    tail: "",
+};
+
+const ALERTS: RowStatement<'static> = RowStatement {
+    head: "INSERT INTO alert_items (id, monitor_id, team_id, event_id, created_at) VALUES ",
+    template: "(?, ?, ?, ?, ?)",
+    tail: "",
+};
+
+fn event_values(events: &[NewEvent]) -> Vec<Val<'_>> {
     let mut values = Vec::with_capacity(events.len() * 5);
     for e in events {
         values.extend([
@@ -134,17 +154,10 @@ pub async fn insert_events(tx: &mut Tx, events: &[NewEvent]) -> Result<(), Store
             Val::Int(Some(e.created_at)),
         ]);
     }
-    let stmt = RowStatement {
-        head: "INSERT INTO events (id, event_type, signal_id, data, created_at) VALUES ",
-        template: "(?, ?, ?, ?, ?)",
-        tail: "",
-    };
-    execute_rows(tx, &stmt, &values).await?;
-    Ok(())
+    values
 }
 
-/// Queues deliveries, each due at once.
-pub async fn insert_deliveries(tx: &mut Tx, rows: &[NewDelivery]) -> Result<(), StoreError> {
+fn delivery_values(rows: &[NewDelivery]) -> Vec<Val<'_>> {
     let mut values = Vec::with_capacity(rows.len() * 13);
     for d in rows {
         values.extend([
@@ -163,19 +176,10 @@ pub async fn insert_deliveries(tx: &mut Tx, rows: &[NewDelivery]) -> Result<(), 
             Val::Int(Some(d.created_at)),
         ]);
     }
-    let stmt = RowStatement {
-        head: "INSERT INTO deliveries (id, webhook_id, team_id, monitor_id, event_id, \
-               event_type, free, max_attempts, attempt_count, retry_of, created_at, status, \
-               next_attempt_at, updated_at) VALUES ",
-        template: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
-        tail: "",
-    };
-    execute_rows(tx, &stmt, &values).await?;
-    Ok(())
+    values
 }
 
-/// Queues alert items.
-pub async fn insert_alerts(tx: &mut Tx, rows: &[NewAlert]) -> Result<(), StoreError> {
+fn alert_values(rows: &[NewAlert]) -> Vec<Val<'_>> {
     let mut values = Vec::with_capacity(rows.len() * 5);
     for a in rows {
         values.extend([
@@ -186,13 +190,57 @@ pub async fn insert_alerts(tx: &mut Tx, rows: &[NewAlert]) -> Result<(), StoreEr
             Val::Int(Some(a.created_at)),
         ]);
     }
-    let stmt = RowStatement {
-        head: "INSERT INTO alert_items (id, monitor_id, team_id, event_id, created_at) VALUES ",
-        template: "(?, ?, ?, ?, ?)",
-        tail: "",
-    };
-    execute_rows(tx, &stmt, &values).await?;
+    values
+}
+
+/// Stores events.
+pub async fn insert_events(tx: &mut Tx, events: &[NewEvent]) -> Result<(), StoreError> {
+    execute_rows(tx, &EVENTS, &event_values(events)).await?;
     Ok(())
+}
+
+/// Queues deliveries, each due at once.
+pub async fn insert_deliveries(tx: &mut Tx, rows: &[NewDelivery]) -> Result<(), StoreError> {
+    execute_rows(tx, &DELIVERIES, &delivery_values(rows)).await?;
+    Ok(())
+}
+
+/// Queues alert items.
+pub async fn insert_alerts(tx: &mut Tx, rows: &[NewAlert]) -> Result<(), StoreError> {
+    execute_rows(tx, &ALERTS, &alert_values(rows)).await?;
+    Ok(())
+}
+
+/// What an accepting transaction queues at its end.
+#[derive(Debug, Clone, Copy)]
+pub struct Queued<'a> {
+    pub events: &'a [NewEvent],
+    pub deliveries: &'a [NewDelivery],
+    pub alerts: &'a [NewAlert],
+}
+
+/// The end of a transaction that accepted data: queues its events, deliveries and alert items
+/// after the inserts of `chain` (writes nothing else in the transaction reads), and marks the
+/// list data as changed, as `versions::bump_data_version` does; on PostgreSQL, when deliveries
+/// were queued, it also announces them as [`announce_queued`] does, which PostgreSQL sends only if
+/// they are committed. On PostgreSQL all of it is one statement, one round trip.
+pub async fn enqueue_and_mark_changed<'a>(
+    tx: &mut Tx,
+    mut chain: Chain<'a>,
+    queued: Queued<'a>,
+) -> Result<(), StoreError> {
+    chain.insert(EVENTS, event_values(queued.events));
+    chain.insert(DELIVERIES, delivery_values(queued.deliveries));
+    chain.insert(ALERTS, alert_values(queued.alerts));
+    let (bump, shard) = super::versions::bump_one_shard();
+    let announce = matches!(tx, Tx::Postgres(_)) && !queued.deliveries.is_empty();
+    if announce {
+        let last = format!("{bump} RETURNING pg_notify(?, '')");
+        let values = [Val::Int(Some(shard)), Val::text(QUEUED_CHANNEL)];
+        chain.run(tx, &last, &values).await
+    } else {
+        chain.run(tx, bump, &[Val::Int(Some(shard))]).await
+    }
 }
 
 /// The PostgreSQL channel on which processes hear that deliveries were queued.
@@ -207,25 +255,6 @@ pub async fn announce_queued(db: &Db) -> Result<(), StoreError> {
             .execute(pool)
             .await?;
     }
-    Ok(())
-}
-
-/// Marks the list data as changed, as `versions::bump_data_version` does, and on PostgreSQL
-/// also announces queued deliveries as [`announce_queued`] does, but at the commit of `tx` and in
-/// the same statement: an ingest that queued deliveries spends no round trip of its own on the
-/// notification, and PostgreSQL sends it only if the deliveries are committed.
-pub async fn bump_version_and_announce(tx: &mut Tx) -> Result<(), StoreError> {
-    let Tx::Postgres(conn) = tx else {
-        return super::versions::bump_data_version(tx).await;
-    };
-    let sql = format!(
-        "{} RETURNING pg_notify($1, '')",
-        super::versions::bump_statement()
-    );
-    sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(QUEUED_CHANNEL)
-        .execute(&mut **conn)
-        .await?;
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use super::bulk::{RowStatement, Val, execute_in, execute_rows, fetch_rows, select_in};
+use super::bulk_chain::Chain;
 use super::bulk_links::{LinkRows, STAGED_COMPANIES, STAGED_TAGS, note_restored};
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
@@ -48,21 +49,17 @@ impl SignalRow {
     }
 }
 
-/// The ids among `ids` of signals already stored.
-///
-/// On PostgreSQL the look-up is planned at each call, never from a cached generic plan: a
-/// connection that first ran it while `signals` was nearly empty (a new database) kept a
-/// sequential scan, which the growing table made the costliest statement of every ingest (2.4 ms
-/// a call after ten thousand signals) until autovacuum's next `ANALYZE`. Planning it costs tens
-/// of microseconds.
-pub async fn existing_signal_ids(tx: &mut Tx, ids: &[&str]) -> Result<HashSet<String>, StoreError> {
-    if let Tx::Postgres(conn) = tx {
-        let found: Vec<String> = sqlx::query_scalar("SELECT id FROM signals WHERE id = ANY($1)")
-            .bind(ids)
-            .persistent(false)
-            .fetch_all(&mut **conn)
-            .await?;
-        return Ok(found.into_iter().collect());
+/// The ids among `ids` of signals already stored, as [`write_signals`] needs them before it
+/// writes: on SQLite (whose upsert does not tell an insert from an update) and for links staged
+/// by a bulk load. On PostgreSQL with links written directly the upsert itself reports which rows
+/// it inserted, so nothing is looked up and the set is empty: one round trip less an ingest.
+pub async fn stored_before_write(
+    tx: &mut Tx,
+    ids: &[&str],
+    links: LinkRows,
+) -> Result<HashSet<String>, StoreError> {
+    if matches!(tx, Tx::Postgres(_)) && links == LinkRows::Direct {
+        return Ok(HashSet::new());
     }
     let found: Vec<(String,)> =
         select_in(tx, "SELECT id FROM signals WHERE id {in}", &[], ids).await?;
@@ -89,17 +86,20 @@ const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
      company_country = excluded.company_country";
 
 /// Inserts or replaces signals (each id at most once) with the companies they concern, their
-/// tags and search documents. `stored` holds the ids among them that are already stored, whose
-/// company and tag rows are replaced (`links` says where those rows go: a bulk load on SQLite
-/// stages them, see `bulk_links`). Returns the ids this transaction inserted: those not in
+/// tags and search documents. `stored` holds the ids among them that are already stored, as
+/// [`stored_before_write`] gives them (on PostgreSQL none: the upsert itself tells which rows it
+/// replaced), whose company and tag rows are replaced. `links` says where those rows go: a bulk
+/// load on SQLite stages them (see `bulk_links`); otherwise they are added to `chain`, for the
+/// caller to run before the commit. Returns the ids this transaction inserted: those not in
 /// `stored`, less any a concurrent ingest inserted first (PostgreSQL; this one then updated it,
 /// and must not announce it again).
-pub async fn write_signals(
+pub async fn write_signals<'a>(
     tx: &mut Tx,
-    rows: &[&SignalRow],
+    rows: &[&'a SignalRow],
     stored: &[&str],
     links: LinkRows,
     now: i64,
+    chain: &mut Chain<'a>,
 ) -> Result<HashSet<String>, StoreError> {
     let staged = match links {
         LinkRows::Staged(batch) => Some(batch),
@@ -120,7 +120,21 @@ pub async fn write_signals(
     let mut rows = rows.to_vec();
     rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     let inserted = upsert_rows(tx, &rows, stored, now).await?;
-    insert_companies_and_tags(tx, &rows, staged).await?;
+    if matches!(tx, Tx::Postgres(_)) {
+        // Not looked up beforehand (`stored_before_write`): the rows the upsert replaced.
+        let replaced: Vec<&str> = rows
+            .iter()
+            .map(|row| row.id.as_str())
+            .filter(|id| !inserted.contains(*id))
+            .collect();
+        for sql in [
+            "DELETE FROM signal_companies WHERE signal_id {in}",
+            "DELETE FROM signal_tags WHERE signal_id {in}",
+        ] {
+            execute_in(tx, sql, &[], &replaced).await?;
+        }
+    }
+    insert_companies_and_tags(tx, &rows, staged, chain).await?;
     let was_stored: HashSet<&str> = stored.iter().copied().collect();
     let (replaced, added): (Vec<_>, Vec<_>) = rows
         .iter()
@@ -226,14 +240,28 @@ fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres:
     }
 }
 
+const COMPANY_LINKS: RowStatement<'static> = RowStatement {
+    head: "INSERT INTO signal_companies (signal_id, kind, company_id, occurred_at) VALUES ",
+    template: "(?, ?, ?, ?)",
+    tail: " ON CONFLICT DO NOTHING",
+};
+
+const TAG_LINKS: RowStatement<'static> = RowStatement {
+    head: "INSERT INTO signal_tags (signal_id, kind, tag) VALUES ",
+    template: "(?, ?, ?)",
+    tail: " ON CONFLICT DO NOTHING",
+};
+
 /// One row per company a signal concerns (its own, and the other side when distinct), and one
-/// per distinct tag: into their tables, or staged as batch `staged` of a bulk load.
-async fn insert_companies_and_tags(
+/// per distinct tag: staged at once as batch `staged` of a bulk load, else added to `chain`, which
+/// writes them into their tables at the end of the transaction (nothing in it reads them before).
+async fn insert_companies_and_tags<'a>(
     tx: &mut Tx,
-    rows: &[&SignalRow],
+    rows: &[&'a SignalRow],
     staged: Option<i64>,
+    chain: &mut Chain<'a>,
 ) -> Result<(), StoreError> {
-    let batch: Vec<Val<'_>> = staged.map(|b| Val::Int(Some(b))).into_iter().collect();
+    let batch: Vec<Val<'a>> = staged.map(|b| Val::Int(Some(b))).into_iter().collect();
     let mut companies = Vec::with_capacity(rows.len() * 5);
     let mut tags = Vec::new();
     for s in rows {
@@ -250,23 +278,12 @@ async fn insert_companies_and_tags(
             tags.push(Val::Text(Some(tag)));
         }
     }
-    let (companies_stmt, tags_stmt) = match staged {
-        Some(_) => (STAGED_COMPANIES, STAGED_TAGS),
-        None => (
-            RowStatement {
-                head: "INSERT INTO signal_companies (signal_id, kind, company_id, occurred_at) \
-                       VALUES ",
-                template: "(?, ?, ?, ?)",
-                tail: " ON CONFLICT DO NOTHING",
-            },
-            RowStatement {
-                head: "INSERT INTO signal_tags (signal_id, kind, tag) VALUES ",
-                template: "(?, ?, ?)",
-                tail: " ON CONFLICT DO NOTHING",
-            },
-        ),
-    };
-    execute_rows(tx, &companies_stmt, &companies).await?;
-    execute_rows(tx, &tags_stmt, &tags).await?;
+    if staged.is_some() {
+        execute_rows(tx, &STAGED_COMPANIES, &companies).await?;
+        execute_rows(tx, &STAGED_TAGS, &tags).await?;
+    } else {
+        chain.insert(COMPANY_LINKS, companies);
+        chain.insert(TAG_LINKS, tags);
+    }
     Ok(())
 }

@@ -7,33 +7,33 @@
 //! with every committed bump, in the transaction of the data it covers, so a cached answer is
 //! kept only while nothing changed.
 
-use std::sync::OnceLock;
-
 use super::{Db, StoreError, Tx};
 use crate::{on_db, on_tx};
 
 /// Counters the version is the sum of (rows 1 to `SHARDS` of `data_version`).
 const SHARDS: usize = 16;
 
-/// A statement that marks the list data as changed: one of the counters, plus one.
-pub(super) fn bump_statement() -> &'static str {
-    static BUMPS: OnceLock<Vec<String>> = OnceLock::new();
-    let bumps = BUMPS.get_or_init(|| {
-        (1..=SHARDS)
-            .map(|id| format!("UPDATE data_version SET version = version + 1 WHERE id = {id}"))
-            .collect()
-    });
-    &bumps[rand::random_range(0..SHARDS)]
+/// A statement that marks the list data as changed, the counter its one parameter (`?`), and a
+/// counter picked at random: one statement text for every counter.
+pub(super) fn bump_one_shard() -> (&'static str, i64) {
+    (
+        "UPDATE data_version SET version = version + 1 WHERE id = ?",
+        rand::random_range(1..=SHARDS as i64),
+    )
 }
 
 /// Marks the list data as changed; commits with the transaction that changed it.
 pub async fn bump_data_version(tx: &mut Tx) -> Result<(), StoreError> {
-    on_tx!(tx, |conn| sqlx::query(
-        sqlx::AssertSqlSafe(bump_statement())
-    )
-    .execute(conn)
-    .await
-    .map(|r| r.rows_affected()))?;
+    let (bump, shard) = bump_one_shard();
+    let bump = match tx {
+        Tx::Sqlite(_) => bump.to_string(),
+        Tx::Postgres(_) => bump.replace('?', "$1"),
+    };
+    on_tx!(tx, |conn| sqlx::query(sqlx::AssertSqlSafe(bump))
+        .bind(shard)
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 

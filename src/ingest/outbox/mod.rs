@@ -8,9 +8,10 @@ mod fanout;
 
 pub use fanout::{fan_out_new_companies, fan_out_signals};
 
+use crate::store::bulk_chain::Chain;
 use crate::store::outbox::{
-    FOLLOW_SCHEDULE, NewAlert, NewDelivery, NewEvent, WatchingMonitor, insert_alerts,
-    insert_deliveries, insert_events,
+    FOLLOW_SCHEDULE, NewAlert, NewDelivery, NewEvent, Queued, WatchingMonitor,
+    enqueue_and_mark_changed, insert_alerts, insert_deliveries, insert_events,
 };
 use crate::store::{StoreError, Tx, new_id};
 
@@ -96,6 +97,27 @@ impl Outbox {
         insert_events(tx, &self.events).await?;
         insert_deliveries(tx, &self.deliveries).await?;
         insert_alerts(tx, &self.alerts).await?;
+        Ok(FanOut {
+            events: self.events.len(),
+            deliveries: self.deliveries.len(),
+            alerts: self.alerts.len(),
+        })
+    }
+
+    /// As [`Outbox::enqueue`], after the inserts of `chain`, and then marks the list data as
+    /// changed and announces the deliveries to the other processes at the commit: the end of an
+    /// accepting transaction, one statement on PostgreSQL (`store::outbox`).
+    pub async fn enqueue_and_mark_changed<'a>(
+        &'a self,
+        tx: &mut Tx,
+        chain: Chain<'a>,
+    ) -> Result<FanOut, StoreError> {
+        let queued = Queued {
+            events: &self.events,
+            deliveries: &self.deliveries,
+            alerts: &self.alerts,
+        };
+        enqueue_and_mark_changed(tx, chain, queued).await?;
         Ok(FanOut {
             events: self.events.len(),
             deliveries: self.deliveries.len(),
