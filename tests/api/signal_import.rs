@@ -18,6 +18,7 @@ each_backend!(
     importing_a_signal_reports_it_as_inserted_and_the_list_shows_it,
     re_importing_a_signal_id_updates_it_and_the_list_shows_one_row_with_the_new_values,
     re_importing_a_posting_id_updates_it_too,
+    re_importing_a_round_for_another_company_moves_it_to_that_company,
     bad_records_are_reported_by_index_and_the_good_ones_kept,
     an_ndjson_body_is_imported_line_by_line,
     a_record_naming_an_unknown_company_by_name_creates_that_company,
@@ -157,6 +158,46 @@ async fn re_importing_a_posting_id_updates_it_too(backend: Backend) {
         "the old title's tags are forgotten"
     );
     assert_eq!(lists.ids(HIRING, &[("search", "design")]).await, only);
+}
+
+/// A monitor's targets show the last signal of their company: a round stored again for another
+/// company leaves the first company's target with none, and the second's with the round.
+async fn re_importing_a_round_for_another_company_moves_it_to_that_company(backend: Backend) {
+    let lists = Lists::with_companies(backend).await;
+    let round = |company_id: &str| {
+        json!([{
+            "signalId": funding::ACME_SERIES_A, "companyId": company_id,
+            "occurredAt": "2025-05-05T12:00:00Z", "roundType": "seed", "amount": 1_000_000,
+            "currency": "USD", "investors": ["Sequoia"]
+        }])
+    };
+    import(&lists, "funding", round(company::ACME)).await;
+
+    let again = import(&lists, "funding", round(company::GLOBEX)).await;
+
+    assert_eq!(again.data()["updated"], 1, "{:?}", again.body);
+    let app = &lists.app;
+    let monitor = app.create_monitor(&lists.team, "Both").await;
+    let added = app
+        .add_targets(&lists.team, &monitor, json!(["acme.com", "globex.io"]))
+        .await;
+    assert_eq!(added.status, 200, "{:?}", added.body);
+    let last_signals: Vec<(&Value, &Value)> = added.data()["added"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .map(|t| (&t["value"], &t["last_signal_type"]))
+        .collect();
+    assert_eq!(
+        last_signals,
+        [
+            (&json!("acme.com"), &Value::Null),
+            (&json!("globex.io"), &json!("funding_round"))
+        ],
+        "the round concerns only the company it names now"
+    );
+    let rows = lists.rows(FUNDING, &[("investors", "sequoia")]).await;
+    assert_eq!(rows.len(), 1, "its investor tag once: {rows:?}");
 }
 
 async fn bad_records_are_reported_by_index_and_the_good_ones_kept(backend: Backend) {
