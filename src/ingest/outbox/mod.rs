@@ -111,17 +111,12 @@ impl Outbox {
         &'a self,
         tx: &mut Tx,
         chain: Chain<'a>,
-    ) -> Result<FanOut, StoreError> {
+    ) -> Result<(), StoreError> {
         let queued = Queued {
             events: &self.events,
             deliveries: &self.deliveries,
             alerts: &self.alerts,
         };
-        enqueue_and_mark_changed(tx, chain, queued).await?;
-        Ok(FanOut {
-            events: self.events.len(),
-            deliveries: self.deliveries.len(),
-            alerts: self.alerts.len(),
-        })
+        enqueue_and_mark_changed(tx, chain, queued).await
     }
 }
