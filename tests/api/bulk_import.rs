@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::each_backend;
 use crate::lists_support::{
     ACQUISITIONS, COMPANIES, FUNDING, HIRING, JOB_CHANGES, acquisitions, companies, funding_rounds,
-    job_changes, job_postings, url,
+    job_changes, job_postings, last_signal_types, url,
 };
 use crate::support::command::{CommandRun, signalwatch};
 use crate::support::{Backend, Team, TestApp};
@@ -397,17 +397,12 @@ async fn a_posting_stored_again_by_a_later_batch_of_a_bulk_load_keeps_only_its_l
         .add_targets(&team, &monitor, json!(["firm0.example", "firm1.example"]))
         .await;
     assert_eq!(added.status, 200, "{:?}", added.body);
-    let last_signals: Vec<(&Value, &Value)> = added.data()["added"]
-        .as_array()
-        .expect("targets")
-        .iter()
-        .map(|t| (&t["value"], &t["last_signal_type"]))
-        .collect();
+    let last_signals = last_signal_types(&added);
     assert_eq!(
         last_signals,
         [
-            (&json!("firm0.example"), &Value::Null),
-            (&json!("firm1.example"), &json!("hiring"))
+            (json!("firm0.example"), Value::Null),
+            (json!("firm1.example"), json!("hiring"))
         ],
         "the posting's company is the last batch's"
     );

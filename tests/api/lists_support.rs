@@ -1038,3 +1038,13 @@ pub async fn assert_every_date_preset_selects_its_days(lists: &Lists, kind: &str
         "date_preset wins over dateFrom/dateTo"
     );
 }
+
+/// Each target a `POST …/targets` answer added, as (value, last signal type).
+pub fn last_signal_types(added: &crate::support::TestResponse) -> Vec<(Value, Value)> {
+    added.data()["added"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .map(|t| (t["value"].clone(), t["last_signal_type"].clone()))
+        .collect()
+}

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::each_backend;
 use crate::lists_support::{
     COMPANIES, FUNDING, HIRING, JOB_CHANGES, Lists, companies, company, funding, funding_rounds,
-    hiring, job_postings, record_id,
+    hiring, job_postings, last_signal_types, record_id,
 };
 use crate::support::app::ADMIN_TOKEN;
 use crate::support::command::{CommandRun, signalwatch};
@@ -182,17 +182,12 @@ async fn re_importing_a_round_for_another_company_moves_it_to_that_company(backe
         .add_targets(&lists.team, &monitor, json!(["acme.com", "globex.io"]))
         .await;
     assert_eq!(added.status, 200, "{:?}", added.body);
-    let last_signals: Vec<(&Value, &Value)> = added.data()["added"]
-        .as_array()
-        .expect("targets")
-        .iter()
-        .map(|t| (&t["value"], &t["last_signal_type"]))
-        .collect();
+    let last_signals = last_signal_types(&added);
     assert_eq!(
         last_signals,
         [
-            (&json!("acme.com"), &Value::Null),
-            (&json!("globex.io"), &json!("funding_round"))
+            (json!("acme.com"), Value::Null),
+            (json!("globex.io"), json!("funding_round"))
         ],
         "the round concerns only the company it names now"
     );
