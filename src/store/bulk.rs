@@ -150,7 +150,7 @@ where
 /// `sql`, written with anonymous `?` parameters, as the backend takes it: unchanged for SQLite
 /// (which looks named parameters up by a linear scan, making wide statements quadratic to prepare
 /// and bind), numbered `$1, $2, …` for PostgreSQL. Statements given here hold no `?` otherwise.
-fn for_backend(tx: &Tx, sql: &str) -> String {
+pub(super) fn for_backend(tx: &Tx, sql: &str) -> String {
     match tx {
         Tx::Sqlite(_) => sql.to_string(),
         Tx::Postgres(_) => numbered(sql),
@@ -159,11 +159,17 @@ fn for_backend(tx: &Tx, sql: &str) -> String {
 
 /// `sql` with each `?` replaced by `$1`, `$2`, … in order.
 fn numbered(sql: &str) -> String {
+    numbered_from(sql, 1)
+}
+
+/// `sql` with each `?` replaced by `$first`, `$first + 1`, … in order (for a statement that binds
+/// other parameters before these).
+pub(super) fn numbered_from(sql: &str, first: usize) -> String {
     let mut out = String::with_capacity(sql.len() + sql.len() / 4);
     for (i, part) in sql.split('?').enumerate() {
         if i > 0 {
             out.push('$');
-            out.push_str(&i.to_string());
+            out.push_str(&(first + i - 1).to_string());
         }
         out.push_str(part);
     }

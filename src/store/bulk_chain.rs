@@ -8,7 +8,7 @@
 //! statement do not see each other's rows (a foreign key between them is checked at its end,
 //! when they do).
 
-use super::bulk::{RowStatement, Val, bind_vals, execute_rows};
+use super::bulk::{RowStatement, Val, bind_vals, execute_rows, for_backend, numbered_from};
 use super::bulk_unnest::{Column, bind, prepare_from};
 use super::{StoreError, Tx};
 use crate::on_tx;
@@ -50,10 +50,7 @@ impl<'a> Chain<'a> {
         for (stmt, values) in &self.inserts {
             execute_rows(tx, stmt, values).await?;
         }
-        let last = match tx {
-            Tx::Sqlite(_) => last.to_string(),
-            Tx::Postgres(_) => numbered_from(last, 1),
-        };
+        let last = for_backend(tx, last);
         on_tx!(tx, |conn| bind_vals!(
             sqlx::query(sqlx::AssertSqlSafe(last)),
             last_values
@@ -81,18 +78,6 @@ impl<'a> Chain<'a> {
         };
         Some((sql, columns))
     }
-}
-
-/// `sql` with each `?` replaced by `$first`, `$first + 1`, … in order.
-fn numbered_from(sql: &str, first: usize) -> String {
-    let mut out = String::with_capacity(sql.len() + 8);
-    for (i, part) in sql.split('?').enumerate() {
-        if i > 0 {
-            out.push_str(&format!("${}", first + i - 1));
-        }
-        out.push_str(part);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -105,23 +105,16 @@ pub async fn write_signals<'a>(
         LinkRows::Staged(batch) => Some(batch),
         LinkRows::Direct => None,
     };
-    match staged {
-        Some(batch) => note_restored(tx, stored, batch).await?,
-        None => {
-            for sql in [
-                "DELETE FROM signal_companies WHERE signal_id {in}",
-                "DELETE FROM signal_tags WHERE signal_id {in}",
-            ] {
-                execute_in(tx, sql, &[], stored).await?;
-            }
-        }
+    if let Some(batch) = staged {
+        note_restored(tx, stored, batch).await?;
     }
     // In id order: two ingests writing the same signals lock them in the same order.
     let mut rows = rows.to_vec();
     rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
     let inserted = upsert_rows(tx, &rows, stored, now).await?;
-    if matches!(tx, Tx::Postgres(_)) {
-        // Not looked up beforehand (`stored_before_write`): the rows the upsert replaced.
+    if staged.is_none() {
+        // The company and tag rows of the signals the upsert replaced (as it reports them:
+        // on PostgreSQL nothing was looked up beforehand, see `stored_before_write`).
         let replaced: Vec<&str> = rows
             .iter()
             .map(|row| row.id.as_str())

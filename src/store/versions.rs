@@ -7,6 +7,7 @@
 //! with every committed bump, in the transaction of the data it covers, so a cached answer is
 //! kept only while nothing changed.
 
+use super::bulk::for_backend;
 use super::{Db, StoreError, Tx};
 use crate::{on_db, on_tx};
 
@@ -25,10 +26,7 @@ pub(super) fn bump_one_shard() -> (&'static str, i64) {
 /// Marks the list data as changed; commits with the transaction that changed it.
 pub async fn bump_data_version(tx: &mut Tx) -> Result<(), StoreError> {
     let (bump, shard) = bump_one_shard();
-    let bump = match tx {
-        Tx::Sqlite(_) => bump.to_string(),
-        Tx::Postgres(_) => bump.replace('?', "$1"),
-    };
+    let bump = for_backend(tx, bump);
     on_tx!(tx, |conn| sqlx::query(sqlx::AssertSqlSafe(bump))
         .bind(shard)
         .execute(conn)
