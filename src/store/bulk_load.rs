@@ -15,6 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bulk_links::{STAGING_TABLES, move_staged};
+use super::bulk_search::{SEARCH_TABLES, merge_completely, merge_rarely};
 use super::{Db, StoreError, Tx};
 use crate::{on_db, on_tx};
 
@@ -42,14 +43,6 @@ const CLEARED_TABLES: [&str; 6] = [
     "people",
     "job_boards",
     "companies",
-];
-
-/// The full-text tables of SQLite, emptied with the rows they describe.
-const SQLITE_SEARCH_TABLES: [&str; 4] = [
-    "company_search",
-    "company_names",
-    "signal_search",
-    "signal_substrings",
 ];
 
 /// The page cache of the loading connection (SQLite, KiB): the random-key primary keys of the
@@ -104,6 +97,7 @@ pub async fn start(db: &Db, now: i64) -> Result<Vec<SavedIndex>, StoreError> {
             .await
             .map(|_| ()))?;
     }
+    merge_rarely(&mut tx).await?;
     tx.commit().await?;
     Ok(saved)
 }
@@ -115,7 +109,7 @@ pub async fn clear_loaded_rows(db: &Db) -> Result<(), StoreError> {
     let mut statements: Vec<String> = Vec::new();
     if let Tx::Sqlite(_) = tx {
         statements.extend(
-            SQLITE_SEARCH_TABLES
+            SEARCH_TABLES
                 .iter()
                 .map(|t| format!("INSERT INTO {t} ({t}) VALUES ('delete-all')")),
         );
@@ -128,12 +122,16 @@ pub async fn clear_loaded_rows(db: &Db) -> Result<(), StoreError> {
             .await
             .map(|_| ()))?;
     }
+    // The full-text tables were emptied, and may have been merged and set back to FTS5's
+    // defaults when the load stopped.
+    merge_rarely(&mut tx).await?;
     super::versions::bump_data_version(&mut tx).await?;
     tx.commit().await
 }
 
-/// Ends a bulk load: creates the saved indexes again and forgets the load, in one transaction.
-/// Returns the indexes built; none when no load is under way.
+/// Ends a bulk load: merges the full-text tables (SQLite, see `bulk_search`), then creates the
+/// saved indexes again and forgets the load, in one transaction. Returns the indexes built; none
+/// when no load is under way.
 pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
     if let Db::Sqlite(sqlite) = db {
         // The index builds' sorts spill to temporary files (in the operating system's cache),
@@ -142,6 +140,7 @@ pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
             .execute(sqlite.pool())
             .await?;
     }
+    merge_completely(db).await?;
     let mut tx = db.begin_write().await?;
     let saved: Option<String> = on_tx!(&mut tx, |conn| sqlx::query_scalar(
         "SELECT indexes FROM bulk_loads WHERE id = 1"

@@ -221,6 +221,38 @@ async fn a_bulk_loaded_database_has_the_indexes_a_migrated_one_has(backend: Back
         "the list indexes are compared: {expected:?}"
     );
     assert_eq!(schema(&bulk.database_url).await, expected);
+    assert_eq!(
+        merge_settings(&bulk.database_url).await,
+        merge_settings(&migrated.database_url).await,
+        "the full-text tables merge as FTS5's defaults say once the load is over"
+    );
+}
+
+/// The merge settings of each SQLite full-text table (FTS5's defaults where none was set; a
+/// bulk load raises them while it loads), as `table setting value` lines; none on PostgreSQL.
+async fn merge_settings(database_url: &str) -> Vec<String> {
+    let db = Db::connect(database_url).await.expect("database");
+    let mut lines = Vec::new();
+    if let Db::Sqlite(sqlite) = &db {
+        for table in [
+            "company_search",
+            "company_names",
+            "signal_search",
+            "signal_substrings",
+        ] {
+            for (setting, default) in [("automerge", 4), ("crisismerge", 16)] {
+                let sql = format!("SELECT v FROM {table}_config WHERE k = ?");
+                let value: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+                    .bind(setting)
+                    .fetch_optional(sqlite.pool())
+                    .await
+                    .expect("full-text configuration");
+                lines.push(format!("{table} {setting} {}", value.unwrap_or(default)));
+            }
+        }
+    }
+    db.close().await;
+    lines
 }
 
 /// Starts the service on `database_url` as `serve` does; the error when it refuses.
