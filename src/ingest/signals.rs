@@ -21,7 +21,31 @@ pub fn build_row(kind: SignalType, record: &Record) -> Result<SignalRow, String>
     let text = search_text(kind, record);
     row.search_body = text.body;
     row.search_description = text.description;
+    row.search_place =
+        matches!(kind, SignalType::Hiring | SignalType::JobChange).then(|| place_text(record));
     Ok(row)
+}
+
+/// The payload fields the place filters (`city`, `job_locations`) read: a posting's city,
+/// location and region, a person's city and location (a record has its own kind's).
+const PLACE_FIELDS: [&str; 5] = ["city", "location", "region", "personCity", "personLocation"];
+
+/// The text the place filters search, as the substring documents hold it: the place fields
+/// joined by single spaces (an absent one empty), each as SQLite's `json_extract` reads it from
+/// the payload, lower-cased as SQLite's `lower()` does (ASCII letters only). The short needles'
+/// row test and PostgreSQL's trigram index compute the same text from the stored payload
+/// (`store::search`), so the documents and the rows agree.
+fn place_text(record: &Record) -> String {
+    let fields: Vec<String> = PLACE_FIELDS
+        .iter()
+        .map(|key| match record.get(*key) {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(text)) => text.clone(),
+            Some(Value::Bool(flag)) => u8::from(*flag).to_string(),
+            Some(other) => other.to_string(),
+        })
+        .collect();
+    fields.join(" ").to_ascii_lowercase()
 }
 
 fn base_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {

@@ -114,7 +114,7 @@ pub fn own_or_company_search_clause(c: &mut Conditions, db: &Db, text: &str, kin
 /// The text a place filter reads, lower-cased: a posting's city, location and region, a person's
 /// city and location (each record has only its own kind's fields). On PostgreSQL the trigram
 /// index `signals_place_trgm` is built on exactly this expression.
-fn place_text(sqlite: bool) -> &'static str {
+pub(crate) fn place_text(sqlite: bool) -> &'static str {
     match sqlite {
         true => {
             "lower(COALESCE(json_extract(s.payload, '$.city'), '') || ' ' \
@@ -292,18 +292,23 @@ pub async fn index_companies(tx: &mut Tx, ids: &[&str], replace: bool) -> Result
 }
 
 /// The search documents of one signal, as [`index_signals`] writes them.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SearchDoc<'a> {
-    pub id: &'a str,
+    /// The rowid of the signal's row.
+    pub rowid: i64,
     /// The signal's own words (`search`).
     pub body: &'a str,
     /// A job's description (`description`).
     pub description: &'a str,
+    /// For the kinds the substring filters serve: the place text and the lower-cased role
+    /// (a job change's; empty for a posting).
+    pub substrings: Option<(&'a str, String)>,
 }
 
 /// Writes the search documents of stored signals; `replace` when they may have documents
 /// already (else they are only added). On PostgreSQL the vectors are columns written with the
-/// row itself (`signals::write_signals`), so only SQLite's FTS5 tables are written here.
+/// row itself (`signals::write_signals`), so only SQLite's FTS5 tables are written here, keyed
+/// by the rows' rowids.
 pub async fn index_signals(
     tx: &mut Tx,
     docs: &[SearchDoc<'_>],
@@ -315,45 +320,38 @@ pub async fn index_signals(
         } else {
             "INSERT"
         };
-        let values: Vec<Val<'_>> = docs
+        let words: Vec<Val<'_>> = docs
             .iter()
-            .flat_map(|d| [d.id, d.body, d.description].map(|text| Val::Text(Some(text))))
+            .flat_map(|d| {
+                [
+                    Val::Int(Some(d.rowid)),
+                    Val::text(d.body),
+                    Val::text(d.description),
+                ]
+            })
             .collect();
-        let head = format!(
-            "{verb} INTO signal_search (rowid, body, description) \
-             SELECT s.rowid, v.column2, v.column3 FROM (VALUES "
-        );
-        let stmt = RowStatement {
-            head: &head,
-            template: "(?, ?, ?)",
-            tail: ") AS v JOIN signals s ON s.id = v.column1",
-        };
-        execute_rows(tx, &stmt, &values).await?;
-        substring_documents(tx, docs, replace).await?;
+        let head = format!("{verb} INTO signal_search (rowid, body, description) VALUES ");
+        execute_rows(tx, &documents(&head), &words).await?;
+        let substrings: Vec<Val<'_>> = docs
+            .iter()
+            .filter_map(|d| Some((d.rowid, d.substrings.as_ref()?)))
+            .flat_map(|(rowid, (place, role))| {
+                [Val::Int(Some(rowid)), Val::text(place), Val::text(role)]
+            })
+            .collect();
+        let head = format!("{verb} INTO signal_substrings (rowid, place, role) VALUES ");
+        execute_rows(tx, &documents(&head), &substrings).await?;
     }
     Ok(())
 }
 
-/// Writes the trigram documents of the substring filters (SQLite), from the stored rows.
-async fn substring_documents(
-    tx: &mut Tx,
-    docs: &[SearchDoc<'_>],
-    replace: bool,
-) -> Result<(), StoreError> {
-    let sql = format!(
-        "{} INTO signal_substrings (rowid, place, role) \
-         SELECT s.rowid, {}, CASE s.kind WHEN 'job_change' THEN lower(COALESCE(s.title, '')) \
-         ELSE '' END FROM signals s WHERE s.kind IN ('hiring', 'job_change') AND s.id {{in}}",
-        if replace {
-            "INSERT OR REPLACE"
-        } else {
-            "INSERT"
-        },
-        place_text(true)
-    );
-    let ids: Vec<&str> = docs.iter().map(|d| d.id).collect();
-    execute_in(tx, &sql, &[], &ids).await?;
-    Ok(())
+/// A multi-row insert of `(rowid, text, text)` documents.
+fn documents(head: &str) -> RowStatement<'_> {
+    RowStatement {
+        head,
+        template: "(?, ?, ?)",
+        tail: "",
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Signals of the four kinds: stored rows, the companies each concerns, their tags and search
 //! documents, written set-wise (multi-row statements) for a whole batch.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::bulk::{RowStatement, Val, execute_in, execute_rows, fetch_rows, select_in};
 use super::bulk_chain::Chain;
@@ -37,14 +37,26 @@ pub struct SignalRow {
     pub search_body: String,
     /// Searchable words of a job's description.
     pub search_description: String,
+    /// The place text of the substring filters, for the kinds they serve (postings and job
+    /// changes; see `store::search`).
+    pub search_place: Option<String>,
 }
 
 impl SignalRow {
-    fn search_doc(&self) -> SearchDoc<'_> {
+    /// The search documents of the row stored as `rowid`.
+    fn search_doc(&self, rowid: i64) -> SearchDoc<'_> {
+        let role = match self.kind {
+            "job_change" => self.title.as_deref().unwrap_or_default(),
+            _ => "",
+        };
         SearchDoc {
-            id: &self.id,
+            rowid,
             body: &self.search_body,
             description: &self.search_description,
+            substrings: self
+                .search_place
+                .as_deref()
+                .map(|place| (place, role.to_ascii_lowercase())),
         }
     }
 }
@@ -111,7 +123,7 @@ pub async fn write_signals<'a>(
     // In id order: two ingests writing the same signals lock them in the same order.
     let mut rows = rows.to_vec();
     rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
-    let inserted = upsert_rows(tx, &rows, stored, now).await?;
+    let Upserted { inserted, rowids } = upsert_rows(tx, &rows, stored, now).await?;
     if staged.is_none() {
         // The company and tag rows of the signals the upsert replaced (as it reports them:
         // on PostgreSQL nothing was looked up beforehand, see `stored_before_write`).
@@ -129,22 +141,41 @@ pub async fn write_signals<'a>(
     }
     insert_companies_and_tags(tx, &rows, staged, chain).await?;
     let was_stored: HashSet<&str> = stored.iter().copied().collect();
-    let (replaced, added): (Vec<_>, Vec<_>) = rows
-        .iter()
-        .map(|s| s.search_doc())
-        .partition(|doc| was_stored.contains(doc.id));
+    let mut added: Vec<SearchDoc<'_>> = Vec::with_capacity(rows.len());
+    let mut replaced: Vec<SearchDoc<'_>> = Vec::new();
+    // SQLite's documents are keyed by the rows' rowids (PostgreSQL's vectors went with the rows).
+    if let Tx::Sqlite(_) = tx {
+        for row in &rows {
+            let rowid = *rowids.get(row.id.as_str()).ok_or_else(|| {
+                StoreError::Corrupt(format!("the upsert of signal {} returned no rowid", row.id))
+            })?;
+            match was_stored.contains(row.id.as_str()) {
+                true => replaced.push(row.search_doc(rowid)),
+                false => added.push(row.search_doc(rowid)),
+            }
+        }
+    }
     index_signals(tx, &added, false).await?;
     index_signals(tx, &replaced, true).await?;
     Ok(inserted)
 }
 
-/// Upserts the rows; returns the ids inserted (see [`write_signals`]).
+/// What [`upsert_rows`] wrote.
+struct Upserted {
+    /// The ids inserted (see [`write_signals`]).
+    inserted: HashSet<String>,
+    /// The rowid of each row written (SQLite, whose search documents are keyed by it; empty on
+    /// PostgreSQL, whose search vectors are columns of the row).
+    rowids: HashMap<String, i64>,
+}
+
+/// Upserts the rows.
 async fn upsert_rows(
     tx: &mut Tx,
     rows: &[&SignalRow],
     stored: &[&str],
     now: i64,
-) -> Result<HashSet<String>, StoreError> {
+) -> Result<Upserted, StoreError> {
     let postgres = matches!(tx, Tx::Postgres(_));
     let mut values = Vec::with_capacity(rows.len() * 25);
     for s in rows {
@@ -179,7 +210,8 @@ async fn upsert_rows(
             ),
             format!("({}?)", "?, ".repeat(sent)),
             format!(
-                ") AS v LEFT JOIN companies hq ON hq.id = v.column{} WHERE true{UPDATE}",
+                ") AS v LEFT JOIN companies hq ON hq.id = v.column{} WHERE true{UPDATE} \
+                 RETURNING id, rowid",
                 sent + 1
             ),
         )
@@ -189,22 +221,34 @@ async fn upsert_rows(
         template: &template,
         tail: &tail,
     };
-    if postgres && !rows.is_empty() {
-        let written: Vec<(String, bool)> = fetch_rows(tx, &stmt, &values).await?;
-        return Ok(written
-            .into_iter()
-            .filter(|(_, inserted)| *inserted)
-            .map(|(id, _)| id)
-            .collect());
+    if rows.is_empty() {
+        return Ok(Upserted {
+            inserted: HashSet::new(),
+            rowids: HashMap::new(),
+        });
     }
+    if postgres {
+        let written: Vec<(String, bool)> = fetch_rows(tx, &stmt, &values).await?;
+        return Ok(Upserted {
+            inserted: written
+                .into_iter()
+                .filter(|(_, inserted)| *inserted)
+                .map(|(id, _)| id)
+                .collect(),
+            rowids: HashMap::new(),
+        });
+    }
+    let rowids: Vec<(String, i64)> = fetch_rows(tx, &stmt, &values).await?;
     // SQLite writers hold the database's write lock: what was not stored is inserted now.
-    execute_rows(tx, &stmt, &values).await?;
     let stored: HashSet<&str> = stored.iter().copied().collect();
-    Ok(rows
-        .iter()
-        .filter(|row| !stored.contains(row.id.as_str()))
-        .map(|row| row.id.clone())
-        .collect())
+    Ok(Upserted {
+        inserted: rows
+            .iter()
+            .filter(|row| !stored.contains(row.id.as_str()))
+            .map(|row| row.id.clone())
+            .collect(),
+        rowids: rowids.into_iter().collect(),
+    })
 }
 
 /// The values of one row in [`COLUMNS`] order (the company id again for `company_country`); on

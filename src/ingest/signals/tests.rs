@@ -117,3 +117,58 @@ fn a_title_gives_its_position_department_and_seniority_tags() {
         ]
     );
 }
+
+/// The place text a record's substring document gets is the text the short needles' row test
+/// reads from its stored payload with SQLite's own expression (`store::search::place_text`).
+#[tokio::test]
+async fn the_place_document_is_what_sqlite_reads_from_the_payload() {
+    let pool = sqlx::SqlitePool::connect("sqlite::memory:")
+        .await
+        .expect("in-memory SQLite");
+    let sql = format!(
+        "SELECT {} FROM (SELECT ? AS payload) s",
+        crate::store::search::place_text(true)
+    );
+    for (kind, record) in [
+        (
+            SignalType::Hiring,
+            json!({ "title": "CTO", "city": "MÜNCHEN", "location": "Munich, Bavaria", "region": "BY" }),
+        ),
+        (
+            SignalType::Hiring,
+            json!({ "city": "Austin", "region": null }),
+        ),
+        (
+            SignalType::Hiring,
+            json!({ "location": "Remote \"EU\" \\ Ünïcode", "city": 12, "region": 1.5 }),
+        ),
+        (
+            SignalType::JobChange,
+            json!({ "personCity": "São Paulo", "personLocation": "BR", "city": true }),
+        ),
+        (
+            SignalType::JobChange,
+            json!({ "personLocation": ["Berlin", "Paris"], "personCity": { "n": 1 } }),
+        ),
+        (SignalType::JobChange, json!({})),
+    ] {
+        let record = record.as_object().cloned().unwrap_or_default();
+        let expected: String = sqlx::query_scalar(sqlx::AssertSqlSafe(sql.clone()))
+            .bind(payload(&record))
+            .fetch_one(&pool)
+            .await
+            .expect("SQLite's place text");
+        assert_eq!(place_text(&record), expected, "{record:?}");
+        let mut dated = record.clone();
+        dated.insert("occurredAt".into(), json!("2025-01-01"));
+        dated.insert("datePosted".into(), json!("2025-01-01"));
+        let row = build_row(kind, &dated).expect("row");
+        assert_eq!(row.search_place.as_deref(), Some(expected.as_str()));
+    }
+    let round = json!({ "occurredAt": "2025-01-01", "city": "Berlin" });
+    let row = build_row(SignalType::FundingRound, round.as_object().unwrap()).unwrap();
+    assert_eq!(
+        row.search_place, None,
+        "only postings and job changes have place documents"
+    );
+}
