@@ -185,9 +185,10 @@ async fn load_file(
     Ok(report)
 }
 
-/// Builds the indexes of a bulk load, refreshes the planner's statistics and puts the database
-/// on disk.
+/// Merges the search tables of a bulk load, builds its indexes, refreshes the planner's
+/// statistics and puts the database on disk.
 async fn finish_bulk(load: &BulkLoad) -> anyhow::Result<()> {
+    timed("merging search tables", load.merge_search_tables()).await?;
     timed("building indexes", async {
         load.build_indexes().await.map(|_| ())
     })

@@ -22,6 +22,7 @@ use crate::store::bulk_load::{
     clear_loaded_rows, finish, holds_no_data, interrupted_since, start, sync_to_disk,
     tune_loading_connection,
 };
+use crate::store::bulk_search::merge_completely;
 use crate::store::import_lock::{self, ImportLock};
 use crate::store::serving_lock::keep_servers_out;
 use crate::store::{Db, HeldLock};
@@ -132,6 +133,11 @@ impl BulkLoad {
     /// How the load's files write their batches.
     pub fn loading(&self) -> Loading {
         Loading::bulk(self.batches.clone())
+    }
+
+    /// Merges each full-text table into one segment (SQLite; see `store::bulk_search`).
+    pub async fn merge_search_tables(&self) -> Result<(), ServiceError> {
+        Ok(merge_completely(&self.writer).await?)
     }
 
     /// Builds the dropped indexes and ends the load; returns how many were built.

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bulk_links::{STAGING_TABLES, move_staged};
-use super::bulk_search::{SEARCH_TABLES, merge_completely, merge_rarely};
+use super::bulk_search::{SEARCH_TABLES, merge_rarely};
 use super::{Db, StoreError, Tx};
 use crate::{on_db, on_tx};
 
@@ -129,9 +129,9 @@ pub async fn clear_loaded_rows(db: &Db) -> Result<(), StoreError> {
     tx.commit().await
 }
 
-/// Ends a bulk load: merges the full-text tables (SQLite, see `bulk_search`), then creates the
-/// saved indexes again and forgets the load, in one transaction. Returns the indexes built; none
-/// when no load is under way.
+/// Ends a bulk load (after `bulk_search::merge_completely`): creates the saved indexes again and
+/// forgets the load, in one transaction. Returns the indexes built; none when no load is under
+/// way.
 pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
     if let Db::Sqlite(sqlite) = db {
         // The index builds' sorts spill to temporary files (in the operating system's cache),
@@ -140,7 +140,6 @@ pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
             .execute(sqlite.pool())
             .await?;
     }
-    merge_completely(db).await?;
     let mut tx = db.begin_write().await?;
     let saved: Option<String> = on_tx!(&mut tx, |conn| sqlx::query_scalar(
         "SELECT indexes FROM bulk_loads WHERE id = 1"
