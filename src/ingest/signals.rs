@@ -21,9 +21,26 @@ pub fn build_row(kind: SignalType, record: &Record) -> Result<SignalRow, String>
     let text = search_text(kind, record);
     row.search_body = text.body;
     row.search_description = text.description;
-    row.search_place =
-        matches!(kind, SignalType::Hiring | SignalType::JobChange).then(|| place_text(record));
+    row.search_substrings = substring_texts(kind, record, row.title.as_deref());
     Ok(row)
+}
+
+/// The place and role texts of the substring filters, for the kinds they serve: a posting's
+/// place (its role is not searched by substring), a job change's place and new role, the role
+/// lower-cased as SQLite's `lower()` does, as the short needles' row test reads it.
+fn substring_texts(
+    kind: SignalType,
+    record: &Record,
+    title: Option<&str>,
+) -> Option<(String, String)> {
+    match kind {
+        SignalType::Hiring => Some((place_text(record), String::new())),
+        SignalType::JobChange => Some((
+            place_text(record),
+            title.unwrap_or_default().to_ascii_lowercase(),
+        )),
+        SignalType::FundingRound | SignalType::Acquisition => None,
+    }
 }
 
 /// The payload fields the place filters (`city`, `job_locations`) read: a posting's city,

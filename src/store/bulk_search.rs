@@ -14,6 +14,7 @@
 //! Nothing here on PostgreSQL, whose search indexes are dropped for the load and built after it.
 
 use super::{Db, StoreError, Tx};
+use crate::on_tx;
 
 /// The full-text tables a bulk load writes.
 pub(super) const SEARCH_TABLES: [&str; 4] = [
@@ -35,20 +36,19 @@ pub async fn merge_rarely(tx: &mut Tx) -> Result<(), StoreError> {
 }
 
 /// Merges every full-text table into one segment and sets FTS5's defaults again, in a
-/// transaction of its own: the index builds after it then read a short write-ahead log.
+/// transaction of its own (its pages are copied into the database file at its commit, before
+/// the index builds start).
 pub async fn merge_completely(db: &Db) -> Result<(), StoreError> {
-    if !matches!(db, Db::Sqlite(_)) {
-        return Ok(());
-    }
-    let mut tx = db.begin_write().await?;
-    let Tx::Sqlite(t) = &mut tx else {
+    let Db::Sqlite(_) = db else {
         return Ok(());
     };
+    let mut tx = db.begin_write().await?;
     for table in SEARCH_TABLES {
         let sql = format!("INSERT INTO {table} ({table}) VALUES ('optimize')");
-        sqlx::query(sqlx::AssertSqlSafe(sql))
-            .execute(&mut **t)
-            .await?;
+        on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(conn)
+            .await
+            .map(|_| ()))?;
     }
     set_merging(&mut tx, &DEFAULTS).await?;
     tx.commit().await

@@ -292,7 +292,7 @@ pub async fn index_companies(tx: &mut Tx, ids: &[&str], replace: bool) -> Result
 }
 
 /// The search documents of one signal, as [`index_signals`] writes them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct SearchDoc<'a> {
     /// The rowid of the signal's row.
     pub rowid: i64,
@@ -302,7 +302,7 @@ pub struct SearchDoc<'a> {
     pub description: &'a str,
     /// For the kinds the substring filters serve: the place text and the lower-cased role
     /// (a job change's; empty for a posting).
-    pub substrings: Option<(&'a str, String)>,
+    pub substrings: Option<(&'a str, &'a str)>,
 }
 
 /// Writes the search documents of stored signals; `replace` when they may have documents
@@ -334,7 +334,7 @@ pub async fn index_signals(
         execute_rows(tx, &documents(&head), &words).await?;
         let substrings: Vec<Val<'_>> = docs
             .iter()
-            .filter_map(|d| Some((d.rowid, d.substrings.as_ref()?)))
+            .filter_map(|d| Some((d.rowid, d.substrings?)))
             .flat_map(|(rowid, (place, role))| {
                 [Val::Int(Some(rowid)), Val::text(place), Val::text(role)]
             })

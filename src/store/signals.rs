@@ -37,26 +37,22 @@ pub struct SignalRow {
     pub search_body: String,
     /// Searchable words of a job's description.
     pub search_description: String,
-    /// The place text of the substring filters, for the kinds they serve (postings and job
-    /// changes; see `store::search`).
-    pub search_place: Option<String>,
+    /// The place and role texts of the substring filters, for the kinds they serve (postings and
+    /// job changes; see `store::search`).
+    pub search_substrings: Option<(String, String)>,
 }
 
 impl SignalRow {
     /// The search documents of the row stored as `rowid`.
     fn search_doc(&self, rowid: i64) -> SearchDoc<'_> {
-        let role = match self.kind {
-            "job_change" => self.title.as_deref().unwrap_or_default(),
-            _ => "",
-        };
         SearchDoc {
             rowid,
             body: &self.search_body,
             description: &self.search_description,
             substrings: self
-                .search_place
-                .as_deref()
-                .map(|place| (place, role.to_ascii_lowercase())),
+                .search_substrings
+                .as_ref()
+                .map(|(place, role)| (place.as_str(), role.as_str())),
         }
     }
 }

@@ -118,15 +118,15 @@ fn a_title_gives_its_position_department_and_seniority_tags() {
     );
 }
 
-/// The place text a record's substring document gets is the text the short needles' row test
-/// reads from its stored payload with SQLite's own expression (`store::search::place_text`).
+/// The place and role texts a record's substring document gets are the texts the short needles'
+/// row test reads from its stored row with SQLite's own expressions (`store::search`).
 #[tokio::test]
-async fn the_place_document_is_what_sqlite_reads_from_the_payload() {
+async fn the_substring_documents_are_what_sqlite_reads_from_the_row() {
     let pool = sqlx::SqlitePool::connect("sqlite::memory:")
         .await
         .expect("in-memory SQLite");
     let sql = format!(
-        "SELECT {} FROM (SELECT ? AS payload) s",
+        "SELECT {}, lower(COALESCE(s.title, '')) FROM (SELECT ? AS payload, ? AS title) s",
         crate::store::search::place_text(true)
     );
     for (kind, record) in [
@@ -144,7 +144,8 @@ async fn the_place_document_is_what_sqlite_reads_from_the_payload() {
         ),
         (
             SignalType::JobChange,
-            json!({ "personCity": "São Paulo", "personLocation": "BR", "city": true }),
+            json!({ "personCity": "São Paulo", "personLocation": "BR", "city": true,
+                    "newRole": "Directeur GÉNÉRAL" }),
         ),
         (
             SignalType::JobChange,
@@ -152,23 +153,26 @@ async fn the_place_document_is_what_sqlite_reads_from_the_payload() {
         ),
         (SignalType::JobChange, json!({})),
     ] {
-        let record = record.as_object().cloned().unwrap_or_default();
-        let expected: String = sqlx::query_scalar(sqlx::AssertSqlSafe(sql.clone()))
-            .bind(payload(&record))
+        let mut record = record.as_object().cloned().unwrap_or_default();
+        record.insert("occurredAt".into(), json!("2025-01-01"));
+        record.insert("datePosted".into(), json!("2025-01-01"));
+        let row = build_row(kind, &record).expect("row");
+        // A posting's role is not searched by substring: its document's role is empty.
+        let title = (kind == SignalType::JobChange)
+            .then_some(row.title.clone())
+            .flatten();
+        let expected: (String, String) = sqlx::query_as(sqlx::AssertSqlSafe(sql.clone()))
+            .bind(&row.payload)
+            .bind(title)
             .fetch_one(&pool)
             .await
-            .expect("SQLite's place text");
-        assert_eq!(place_text(&record), expected, "{record:?}");
-        let mut dated = record.clone();
-        dated.insert("occurredAt".into(), json!("2025-01-01"));
-        dated.insert("datePosted".into(), json!("2025-01-01"));
-        let row = build_row(kind, &dated).expect("row");
-        assert_eq!(row.search_place.as_deref(), Some(expected.as_str()));
+            .expect("SQLite's texts");
+        assert_eq!(row.search_substrings, Some(expected), "{record:?}");
     }
     let round = json!({ "occurredAt": "2025-01-01", "city": "Berlin" });
     let row = build_row(SignalType::FundingRound, round.as_object().unwrap()).unwrap();
     assert_eq!(
-        row.search_place, None,
-        "only postings and job changes have place documents"
+        row.search_substrings, None,
+        "only postings and job changes have substring documents"
     );
 }
