@@ -8,7 +8,7 @@
 //! what came back, then claim what there is room for. Its claims and records never wait for each
 //! other's write lock, and the slot counts need no lock of their own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,7 +19,6 @@ use super::dispatch::Dispatcher;
 use crate::domain::time::now_ms;
 use crate::store::deliveries::{
     AttemptRecord, Claim, claim_due, expire_held, extend_leases, record_attempts, release,
-    release_all,
 };
 use crate::store::outbox::listen_queued;
 
@@ -47,8 +46,9 @@ struct Ledger {
     dispatcher: Arc<Dispatcher>,
     /// Requests open per webhook.
     open: HashMap<String, usize>,
-    /// Claimed deliveries whose outcome is not recorded yet.
-    unrecorded: usize,
+    /// Claimed deliveries whose outcome is not recorded yet: the leases this worker holds,
+    /// renewed and given back by id.
+    leased: HashSet<String>,
     sender: mpsc::Sender<Outcome>,
     outcomes: mpsc::Receiver<Outcome>,
     /// Outcomes in, not recorded yet.
@@ -113,7 +113,7 @@ impl Ledger {
         Ledger {
             dispatcher,
             open: HashMap::new(),
-            unrecorded: 0,
+            leased: HashSet::new(),
             sender,
             outcomes,
             answered: Vec::new(),
@@ -165,8 +165,9 @@ impl Ledger {
                 }
             }
         }
-        self.unrecorded -= self.answered.len();
-        self.answered.clear();
+        for record in self.answered.drain(..) {
+            self.leased.remove(&record.delivery_id);
+        }
     }
 
     /// Claims what there is room for and starts sending it; returns how many started.
@@ -181,7 +182,7 @@ impl Ledger {
     }
 
     async fn try_claim(&mut self) -> Result<usize, crate::store::StoreError> {
-        let room = IN_FLIGHT.saturating_sub(self.unrecorded);
+        let room = IN_FLIGHT.saturating_sub(self.leased.len());
         if room == 0 {
             return Ok(0);
         }
@@ -205,7 +206,7 @@ impl Ledger {
             }
             *n += 1;
             started += 1;
-            self.unrecorded += 1;
+            self.leased.insert(delivery.id.clone());
             let (dispatcher, sender) = (self.dispatcher.clone(), self.sender.clone());
             tokio::spawn(async move {
                 let record = dispatcher.attempt(&delivery).await;
@@ -224,7 +225,7 @@ impl Ledger {
     async fn finish(mut self) {
         let until =
             tokio::time::Instant::now() + Duration::from_millis(self.dispatcher.lease_ms() as u64);
-        while self.unrecorded > self.answered.len() {
+        while self.leased.len() > self.answered.len() {
             match tokio::time::timeout_at(until, self.outcomes.recv()).await {
                 Ok(Some((webhook_id, record))) => self.answer(&webhook_id, record),
                 _ => {
@@ -239,7 +240,8 @@ impl Ledger {
         }
         self.record().await;
         let (db, owner) = (self.dispatcher.db(), self.dispatcher.owner());
-        match release_all(db, owner).await {
+        let ids: Vec<&str> = self.leased.iter().map(String::as_str).collect();
+        match release(db, &ids, owner).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(released = n, "delivery leases released at shutdown"),
             Err(err) => tracing::error!(error = %err, "releasing delivery leases failed"),
@@ -249,12 +251,13 @@ impl Ledger {
     /// Extends the leases of this process's attempts still under way, so an attempt longer than
     /// a lease keeps its delivery (a dead process renews nothing, and its leases run out).
     async fn renew_leases(&self, now: i64) {
-        if self.unrecorded == 0 {
+        if self.leased.is_empty() {
             return;
         }
         let until = now + self.dispatcher.lease_ms();
         let (db, owner) = (self.dispatcher.db(), self.dispatcher.owner());
-        if let Err(err) = extend_leases(db, owner, now, until).await {
+        let ids: Vec<&str> = self.leased.iter().map(String::as_str).collect();
+        if let Err(err) = extend_leases(db, &ids, owner, now, until).await {
             tracing::error!(error = %err, "renewing delivery leases failed");
         }
     }

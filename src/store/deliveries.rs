@@ -17,6 +17,7 @@ mod records;
 
 pub use records::{AttemptRecord, record_attempts};
 
+use super::bulk::{Val, execute_in};
 use super::outbox::{NewDelivery, insert_deliveries};
 use super::{Db, StoreError, Tx, new_id};
 use crate::domain::delivery_status::DeliveryStatus;
@@ -138,48 +139,47 @@ pub async fn webhook_monitor_id(
     .flatten())
 }
 
-/// Gives leased deliveries back untouched (a claim took more than there was room for).
-pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<(), StoreError> {
-    let mut tx = db.begin_write().await?;
-    super::bulk::execute_in(
-        &mut tx,
-        "UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ? \
-         AND id {in}",
-        &[super::bulk::Val::text(owner)],
-        ids,
-    )
-    .await?;
-    tx.commit().await
-}
-
-/// Extends to `until` every lease `owner` holds that has not run out by `now`; returns how many.
-pub async fn extend_leases(db: &Db, owner: &str, now: i64, until: i64) -> Result<u64, StoreError> {
+/// Gives leased deliveries back untouched (a claim took more than there was room for, or the
+/// process is shutting down with attempts it could not finish); returns how many.
+pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<u64, StoreError> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
     db.write(async |tx| {
-        Ok(on_tx!(tx, |conn| sqlx::query(
-            "UPDATE deliveries SET lease_until = $3 WHERE lease_owner = $1 AND status = 'pending' \
-         AND lease_until >= $2"
+        execute_in(
+            tx,
+            "UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ? \
+             AND id {in}",
+            &[Val::text(owner)],
+            ids,
         )
-        .bind(owner)
-        .bind(now)
-        .bind(until)
-        .execute(conn)
         .await
-        .map(|r| r.rows_affected()))?)
     })
     .await
 }
 
-/// Gives back every lease `owner` still holds (a process shutting down), so another worker
-/// can take the deliveries at once instead of after the lease runs out.
-pub async fn release_all(db: &Db, owner: &str) -> Result<u64, StoreError> {
+/// Extends to `until` the leases of deliveries `ids` that `owner` holds and that have not run
+/// out by `now`; returns how many. Found by id: a worker knows what it has in flight, and a
+/// search by owner would read every delivery ever queued (no index leads to a lease).
+pub async fn extend_leases(
+    db: &Db,
+    ids: &[&str],
+    owner: &str,
+    now: i64,
+    until: i64,
+) -> Result<u64, StoreError> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
     db.write(async |tx| {
-        Ok(on_tx!(tx, |conn| sqlx::query(
-            "UPDATE deliveries SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = $1"
+        execute_in(
+            tx,
+            "UPDATE deliveries SET lease_until = ? WHERE lease_owner = ? AND status = 'pending' \
+             AND lease_until >= ? AND id {in}",
+            &[Val::Int(Some(until)), Val::text(owner), Val::Int(Some(now))],
+            ids,
         )
-        .bind(owner)
-        .execute(conn)
         .await
-        .map(|r| r.rows_affected()))?)
     })
     .await
 }

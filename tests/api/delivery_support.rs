@@ -55,7 +55,23 @@ impl Watching {
     ) -> Watching {
         let mut args = FAST.to_vec();
         args.extend_from_slice(extra);
-        let app = TestApp::start_with(backend, &args).await;
+        Watching::set_up(backend, &args, receiver, url).await
+    }
+
+    /// As [`Watching::start`], with `settings` instead of [`FAST`].
+    pub async fn with_settings(backend: Backend, settings: &[&str]) -> Watching {
+        let receiver = Receiver::start().await;
+        let url = receiver.url.clone();
+        Watching::set_up(backend, settings, receiver, &url).await
+    }
+
+    async fn set_up(
+        backend: Backend,
+        settings: &[&str],
+        receiver: Receiver,
+        url: &str,
+    ) -> Watching {
+        let app = TestApp::start_with(backend, settings).await;
         let team = app.create_team().await;
         let acme = app
             .import_companies(json!([{ "name": "Acme", "website": "https://acme.com",

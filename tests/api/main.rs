@@ -35,6 +35,7 @@ mod ingest_writer;
 mod investor_list;
 mod isolation;
 mod job_change_list;
+mod lease_renewal;
 mod list_versions;
 mod lists_support;
 mod monitor_delivery;
