@@ -101,8 +101,8 @@ impl IngestGroups {
 
 /// The writer: takes the first queued request and everything queued behind it (up to
 /// [`MAX_GROUP_RECORDS`]), and stores them kind by kind, in arrival order within a kind, on a
-/// connection of its own ([`Db::own_writer`]), opened when the writer starts, whose caches stay
-/// warm between groups.
+/// connection of its own ([`Db::own_writer`]), opened when the writer starts and rehearsed on
+/// each kind's statements (`ingest::rehearsal`), whose caches stay warm between groups.
 async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
     let writer = db.own_writer();
     // At the start, not at the first group: that group's requests, and those queued behind
@@ -110,6 +110,7 @@ async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
     if let Err(err) = writer.warm_writer().await {
         tracing::warn!(error = %err, "the ingest writer could not open its connection yet");
     }
+    super::rehearsal::rehearse(&writer).await;
     while let Some(first) = jobs.recv().await {
         let mut size = first.records.len();
         let mut taken = vec![first];

@@ -12,6 +12,7 @@ pub mod group;
 mod outbox;
 mod people;
 pub mod records;
+mod rehearsal;
 pub mod session;
 mod signal_batch;
 mod signal_company;

@@ -23,6 +23,8 @@ pub struct ImportSession {
     written: usize,
     /// A bulk load's numbering of its signal batches, shared by its files.
     batches: Option<BatchNumbers>,
+    /// Every batch is rolled back instead of committed (see `ingest::rehearsal`).
+    rehearsal: bool,
 }
 
 /// The numbers of a bulk load's signal batches, in the order they are written, across the
@@ -41,6 +43,15 @@ impl ImportSession {
     pub fn for_files() -> ImportSession {
         ImportSession {
             bulk: true,
+            ..ImportSession::default()
+        }
+    }
+
+    /// A session whose batches do all their work and are then rolled back: nothing is stored,
+    /// announced or remembered (see `ingest::rehearsal`).
+    pub fn rehearsal() -> ImportSession {
+        ImportSession {
+            rehearsal: true,
             ..ImportSession::default()
         }
     }
@@ -89,8 +100,12 @@ impl ImportSession {
     }
 
     /// Ends a batch of `records` records: commits its transaction, or when the batches share
-    /// one and it has written fewer than the span, keeps it open for the next batch.
+    /// one and it has written fewer than the span, keeps it open for the next batch; in a
+    /// rehearsal, rolls it back.
     pub async fn commit(&mut self, tx: Tx, records: usize) -> Result<(), StoreError> {
+        if self.rehearsal {
+            return tx.rollback().await;
+        }
         self.written += records;
         if matches!(tx, Tx::Sqlite(_)) && self.written < self.span {
             self.held = Some(tx);
@@ -122,6 +137,9 @@ impl ImportSession {
 
     /// Remembers company ids stored by a batch.
     pub fn remember_companies<'a>(&mut self, ids: impl IntoIterator<Item = &'a str>) {
+        if self.rehearsal {
+            return;
+        }
         for id in ids {
             if !self.known_companies.contains(id) {
                 self.known_companies.insert(id.to_string());

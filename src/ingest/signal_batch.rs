@@ -148,6 +148,15 @@ pub async fn accept_signals(
     Ok(report)
 }
 
+/// Runs [`accept_signals`]'s transaction for `prepared` once and rolls it back: every
+/// statement of an ingest of this kind runs (and is planned) on `db`'s connection, nothing is
+/// kept (see `ingest::rehearsal`).
+pub async fn rehearse_signals(db: &Db, prepared: &PreparedSignals) -> Result<(), StoreError> {
+    accept_once(db, &mut ImportSession::rehearsal(), prepared)
+        .await
+        .map(|_| ())
+}
+
 /// One run of [`accept_signals`]'s transaction.
 async fn accept_once(
     db: &Db,

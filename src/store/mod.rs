@@ -375,6 +375,15 @@ impl Tx {
         Ok(())
     }
 
+    /// Rolls the transaction back.
+    pub async fn rollback(self) -> Result<(), StoreError> {
+        match self {
+            Tx::Sqlite(t) => t.rollback().await?,
+            Tx::Postgres(t) => t.rollback().await?,
+        }
+        Ok(())
+    }
+
     /// Serializes concurrent changes to one team's limited resources (monitors, targets,
     /// webhooks, credits). SQLite already holds the database write lock from `BEGIN IMMEDIATE`.
     pub async fn lock_team(&mut self, team_id: &str) -> Result<(), StoreError> {

@@ -31,6 +31,7 @@ mod errors;
 mod funding_list;
 mod grouped_ingest;
 mod hiring_list;
+mod ingest_rehearsal;
 mod ingest_writer;
 mod investor_list;
 mod isolation;

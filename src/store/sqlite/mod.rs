@@ -117,6 +117,14 @@ impl SqliteTx {
         drop(turn);
         Ok(committed?)
     }
+
+    /// Rolls back, then hands the gate over.
+    pub(super) async fn rollback(self) -> Result<(), StoreError> {
+        let SqliteTx { tx, turn } = self;
+        let rolled_back = tx.rollback().await;
+        drop(turn);
+        Ok(rolled_back?)
+    }
 }
 
 impl std::ops::Deref for SqliteTx {
