@@ -63,8 +63,13 @@ impl Application {
         let limiter = Arc::new(RateLimiter::connect(&db, redis_url).await?);
         let research = Researcher::new(&config)?;
         let collectors = Collectors::new(&config)?;
+        // Signal ingests arrive only through the API.
+        let ingest = match config.role.runs_api() {
+            true => IngestGroups::start(db.clone()),
+            false => IngestGroups::none(),
+        };
         let services = Services {
-            ingest: IngestGroups::start(db.clone()),
+            ingest,
             db,
             dispatcher,
             config: Arc::new(config),

@@ -74,6 +74,13 @@ impl IngestGroups {
         IngestGroups { queue }
     }
 
+    /// A queue without a writer, for a process that serves no ingest (a worker): nothing is
+    /// opened or rehearsed, and an ingest sent to it fails as to a stopped writer.
+    pub fn none() -> IngestGroups {
+        let (queue, _) = mpsc::channel(1);
+        IngestGroups { queue }
+    }
+
     /// Accepts `records` of `kind` with whatever else is queued, and returns this request's
     /// report once the group is committed.
     pub async fn ingest(

@@ -71,14 +71,25 @@ async fn the_writer_opens_its_own_connection_at_start_and_every_group_goes_throu
 ) {
     let database = backend.fresh_database().await;
     let server = ServerProcess::start(&database.url, Role::Api, &[]).await;
-    let before = writer_session(&backend, &database.url, server.pid()).await;
+    let mut before = writer_session(&backend, &database.url, server.pid()).await;
+    if let Backend::Postgres(_) = backend {
+        // The start ends with the rehearsal of each kind (`ingest::rehearsal`), rolled back.
+        let until = std::time::Instant::now() + WRITER_CONNECTED;
+        while before.last_statement.as_deref() != Some("ROLLBACK") {
+            assert!(
+                std::time::Instant::now() < until,
+                "no rehearsal: {before:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            before = writer_session(&backend, &database.url, server.pid()).await;
+        }
+    }
 
     ingest_rounds(&server.app(), "f1000000", 3).await;
 
     let after = writer_session(&backend, &database.url, server.pid()).await;
     assert_eq!(after.id, before.id, "the writer kept its connection");
     if let Backend::Postgres(_) = backend {
-        assert_eq!(before.last_statement.as_deref(), Some("warm"), "{before:?}");
         assert_eq!(after.last_statement.as_deref(), Some("COMMIT"), "{after:?}");
     }
 }
@@ -100,7 +111,7 @@ async fn ingest_rounds(app: &TestApp, prefix: &str, count: usize) {
 struct WriterSession {
     /// The server process of the session, or the writer thread's id.
     id: String,
-    /// PostgreSQL: the session's last statement, `warm` for the catalog read of its start.
+    /// PostgreSQL: the session's last statement, `warm` for the catalog read that opens it.
     last_statement: Option<String>,
 }
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::delivery_support::{Watching, acme_round, attempt_statuses};
+use crate::delivery_support::{FAST, Watching, acme_round, attempt_statuses};
 use crate::each_backend;
 use crate::support::Backend;
 use crate::support::receiver::Answer;
@@ -12,20 +12,15 @@ use crate::support::receiver::Answer;
 each_backend!(an_attempt_longer_than_its_lease_is_sent_once_and_recorded_once);
 
 /// A webhook timeout well past the longest lease (25 s), so an attempt may outlast its lease.
-const SETTINGS: [&str; 6] = [
-    "--allow-private-webhooks",
-    "true",
-    "--retry-schedule",
-    "1,1",
-    "--webhook-timeout-seconds",
-    "60",
-];
+const TIMEOUT: [&str; 2] = ["--webhook-timeout-seconds", "60"];
 
 /// How long the receiver takes to answer: past the lease's end (25 s).
 const ANSWER_AFTER: Duration = Duration::from_secs(29);
 
 async fn an_attempt_longer_than_its_lease_is_sent_once_and_recorded_once(backend: Backend) {
-    let watching = Watching::with_settings(backend, &SETTINGS).await;
+    // The quick settings of every delivery test, but this timeout.
+    let settings = [&FAST[..FAST.len() - 2], &TIMEOUT[..]].concat();
+    let watching = Watching::with_settings(backend, &settings).await;
     watching.receiver.always(Answer::Slow(ANSWER_AFTER, 200));
     let credits = watching.credits().await;
 
