@@ -113,10 +113,7 @@ impl IngestGroups {
 async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
     let writer = db.own_writer();
     // At the start, not at the first group: that group's requests, and those queued behind
-    // them, would wait for the connection to open.
-    if let Err(err) = writer.warm_writer().await {
-        tracing::warn!(error = %err, "the ingest writer could not open its connection yet");
-    }
+    // them, would wait for the connection to open and its statements to be prepared.
     super::rehearsal::rehearse(&writer).await;
     while let Some(first) = jobs.recv().await {
         let mut size = first.records.len();

@@ -1,7 +1,8 @@
 //! The ingest writer's rehearsal at start. The first ingest after a start pays for what a
-//! connection does once: it parses and plans each statement of the path, and on PostgreSQL its
-//! server process reads the catalog entries of every table and index it writes (tens of
-//! milliseconds in all, more on a loaded machine). Requests that arrive meanwhile queue behind
+//! connection does once: it opens (on PostgreSQL over TLS, slow: sqlx turns Nagle's algorithm
+//! off only once the handshake is over, see `store::tcp_nodelay`), parses and plans each
+//! statement of the path, and on PostgreSQL its server process reads the catalog entries of
+//! every table and index it writes (tens of milliseconds in all, more on a loaded machine). Requests that arrive meanwhile queue behind
 //! it. So before it takes its first group the writer runs one record of each signal kind
 //! through the whole path on its own connection (companies, signal, search documents, fan-out
 //! to the webhooks that listen, events and deliveries) and rolls each transaction back:
@@ -43,24 +44,24 @@ fn record(kind: SignalType) -> Record {
             "personName": "Rehearsal Person", "newRole": "Engineer", "personCity": "Berlin",
             "previousCompanyName": "Signalwatch rehearsal before" }),
     };
-    let mut record = match common {
-        Value::Object(map) => map,
-        _ => Record::new(),
-    };
-    if let Value::Object(own) = own {
-        record.extend(own);
+    let mut record = Record::new();
+    for part in [common, own] {
+        if let Value::Object(fields) = part {
+            record.extend(fields);
+        }
     }
     record
 }
 
 /// Rehearses an ingest of each signal kind on `db` (the writer's own connection). A rehearsal
-/// that fails changes nothing and is only logged: the first real group then prepares what it
-/// needs itself.
+/// that fails (the database not answering yet, say) changes nothing: it is logged and the rest
+/// left out, and the first real group prepares what it needs itself.
 pub async fn rehearse(db: &Db) {
     for kind in SignalType::ALL {
         let prepared = prepare_signals(kind, vec![Ok(record(kind))]);
         if let Err(err) = rehearse_signals(db, &prepared).await {
-            tracing::debug!(kind = kind.as_str(), error = %err, "ingest rehearsal failed");
+            tracing::warn!(kind = kind.as_str(), error = %err, "the ingest writer's rehearsal failed");
+            return;
         }
     }
 }

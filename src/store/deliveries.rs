@@ -159,8 +159,9 @@ pub async fn release(db: &Db, ids: &[&str], owner: &str) -> Result<u64, StoreErr
 }
 
 /// Extends to `until` the leases of deliveries `ids` that `owner` holds and that have not run
-/// out by `now`; returns how many. Found by id: a worker knows what it has in flight, and a
-/// search by owner would read every delivery ever queued (no index leads to a lease).
+/// out by `now`; returns how many. Found by id: a worker knows what it has in flight, and no
+/// index leads to a lease (a search by owner read every pending delivery on PostgreSQL and
+/// every delivery on SQLite).
 pub async fn extend_leases(
     db: &Db,
     ids: &[&str],

@@ -228,7 +228,8 @@ impl Db {
     /// session keeps what it learnt (the catalog of the tables it writes, its prepared
     /// statements) from one group to the next instead of each group landing on whichever of the
     /// pool's sessions is free, and each of them learning it again. The connection is named
-    /// [`WRITER_APPLICATION_NAME`] in `pg_stat_activity`; [`Db::warm_writer`] opens it.
+    /// [`WRITER_APPLICATION_NAME`] in `pg_stat_activity`; the ingest writer opens it at its start
+    /// (`ingest::rehearsal`).
     pub fn own_writer(&self) -> Db {
         match self {
             Db::Sqlite(sqlite) => Db::Sqlite(sqlite.own_writer()),
@@ -244,24 +245,6 @@ impl Db {
                 Db::Postgres(writer)
             }
         }
-    }
-
-    /// Opens a writer's connection ([`Db::own_writer`]) and has it read the catalog of the
-    /// tables an ingest writes, so that the first ingest after a start pays for neither. On
-    /// PostgreSQL over TCP with TLS, opening a connection is slow: sqlx turns Nagle's algorithm
-    /// off only once the handshake is over (`tcp_nodelay`), and the handshake waits on the
-    /// server's delayed acknowledgements. Requests that arrive meanwhile wait in the queue.
-    pub async fn warm_writer(&self) -> Result<(), StoreError> {
-        let sql = "SELECT 1 FROM signals s, companies c, company_keys k, signal_companies sc, \
-                   signal_tags t, events e, deliveries d, webhooks w, monitors m, alert_items a \
-                   WHERE s.id = c.id AND k.company_id = c.id AND sc.signal_id = s.id \
-                   AND t.signal_id = s.id AND e.id = d.event_id AND w.id = d.webhook_id \
-                   AND a.monitor_id = m.id AND 1 = 0";
-        on_db!(self, |pool| sqlx::query(sql)
-            .execute(pool)
-            .await
-            .map(|_| ()))?;
-        Ok(())
     }
 
     /// Applies the backend's migrations. Several processes may start at once: on PostgreSQL the

@@ -111,7 +111,7 @@ async fn ingest_rounds(app: &TestApp, prefix: &str, count: usize) {
 struct WriterSession {
     /// The server process of the session, or the writer thread's id.
     id: String,
-    /// PostgreSQL: the session's last statement, `warm` for the catalog read that opens it.
+    /// PostgreSQL: the session's last statement.
     last_statement: Option<String>,
 }
 
@@ -167,11 +167,7 @@ async fn writer_connections(database_url: &str) -> Vec<WriterSession> {
     rows.into_iter()
         .map(|(pid, query)| WriterSession {
             id: pid.to_string(),
-            last_statement: Some(if query.contains("1 = 0") {
-                "warm".to_string()
-            } else {
-                query.trim().to_string()
-            }),
+            last_statement: Some(query.trim().to_string()),
         })
         .collect()
 }
