@@ -49,35 +49,75 @@ pub struct WatchingMonitor {
     pub webhook_id: Option<String>,
 }
 
-/// Active monitors of live teams with a resolved target on any of `company_ids`, once per
-/// (company, monitor).
-pub async fn monitors_watching(
+/// One row of [`listeners_of`]: a standalone webhook (`company_id` `None`) or a watching
+/// monitor, in the columns both share.
+#[derive(Debug, Clone, FromRow)]
+struct ListenerRow {
+    /// The webhook's id, or the monitor's.
+    id: String,
+    team_id: String,
+    /// JSON array text: the webhook's event types, or the monitor's signal types.
+    types: String,
+    /// The webhook's filters, JSON object text; `None` for a monitor.
+    filters: Option<String>,
+    /// The watched company; `None` for a standalone webhook.
+    company_id: Option<String>,
+    /// The monitor's current, active webhook.
+    webhook_id: Option<String>,
+}
+
+/// Who may hear of signals about `company_ids`, read in one statement: every active standalone
+/// webhook of a live team (as [`standalone_webhooks`] reads them) and, once per (company,
+/// monitor), the active monitors of live teams with a resolved target on any of those companies.
+pub async fn listeners_of(
     tx: &mut Tx,
     company_ids: &[&str],
-) -> Result<Vec<WatchingMonitor>, StoreError> {
+) -> Result<(Vec<StandaloneWebhook>, Vec<WatchingMonitor>), StoreError> {
+    if company_ids.is_empty() {
+        // No list, no statement: the webhooks alone.
+        return Ok((standalone_webhooks(tx).await?, Vec::new()));
+    }
     let sql = format!(
-        "SELECT DISTINCT t.company_id, m.id AS monitor_id, m.team_id, m.signal_types, \
-         w.id AS webhook_id FROM targets t \
+        "SELECT w.id, w.team_id, w.event_types AS types, w.filters, \
+         CAST(NULL AS TEXT) AS company_id, CAST(NULL AS TEXT) AS webhook_id FROM webhooks w \
+         JOIN teams tm ON tm.id = w.team_id \
+         WHERE w.monitor_id IS NULL AND w.active AND w.retired_at IS NULL AND {LIVE_TEAM} \
+         UNION ALL \
+         SELECT DISTINCT m.id, m.team_id, m.signal_types, CAST(NULL AS TEXT), t.company_id, \
+         w.id FROM targets t \
          JOIN monitors m ON m.id = t.monitor_id \
          JOIN teams tm ON tm.id = m.team_id \
          LEFT JOIN webhooks w ON w.id = m.webhook_id AND w.active AND w.retired_at IS NULL \
          WHERE m.active AND {LIVE_TEAM} AND t.company_id {{in}}"
     );
-    select_in(tx, &sql, &[], company_ids).await
-}
-
-/// True when nobody could be interested in any signal: no standalone webhook and no active
-/// monitor with a resolved target. Lets bulk loads skip fan-out.
-pub async fn nobody_listens(tx: &mut Tx) -> Result<bool, StoreError> {
-    let listeners: i64 = on_tx!(tx, |conn| sqlx::query_scalar(
-        "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM webhooks WHERE monitor_id IS NULL \
-         AND active LIMIT 1) w) + (SELECT COUNT(*) FROM (SELECT 1 FROM targets t \
-         JOIN monitors m ON m.id = t.monitor_id WHERE m.active AND t.company_id IS NOT NULL \
-         LIMIT 1) m)"
-    )
-    .fetch_one(conn)
-    .await)?;
-    Ok(listeners == 0)
+    let rows: Vec<ListenerRow> = select_in(tx, &sql, &[], company_ids).await?;
+    let (mut webhooks, mut monitors) = (Vec::new(), Vec::new());
+    let mut seen = std::collections::HashSet::new();
+    for row in rows {
+        let Some(company_id) = row.company_id else {
+            // A long list of companies is read in parts, each of which lists the webhooks.
+            if seen.insert(row.id.clone()) {
+                let filters = row.filters.ok_or_else(|| {
+                    StoreError::Corrupt(format!("webhook {} has no filters", row.id))
+                })?;
+                webhooks.push(StandaloneWebhook {
+                    id: row.id,
+                    team_id: row.team_id,
+                    event_types: row.types,
+                    filters,
+                });
+            }
+            continue;
+        };
+        monitors.push(WatchingMonitor {
+            company_id,
+            monitor_id: row.id,
+            team_id: row.team_id,
+            signal_types: row.types,
+            webhook_id: row.webhook_id,
+        });
+    }
+    Ok((webhooks, monitors))
 }
 
 /// An event about to be stored.

@@ -17,9 +17,7 @@ use super::event::{new_company_event_data, signal_event_data};
 use crate::domain::signal_type::SignalType;
 use crate::domain::webhook_filters::{FilterSubject, WebhookFilters};
 use crate::store::company_lists::{CompanyRow, companies_by_id};
-use crate::store::outbox::{
-    StandaloneWebhook, WatchingMonitor, monitors_watching, nobody_listens, standalone_webhooks,
-};
+use crate::store::outbox::{StandaloneWebhook, WatchingMonitor, listeners_of, standalone_webhooks};
 use crate::store::signals::SignalRow;
 use crate::store::{StoreError, Tx};
 
@@ -69,19 +67,18 @@ pub async fn fan_out_signals(
     if signals.is_empty() {
         return Ok(());
     }
-    // Where standalone webhooks listen (the common case under load) that one read says someone
-    // may; otherwise the cheap check spares bulk loads the look-up of monitors per company.
-    let standalone = listeners(standalone_webhooks(tx).await?)?;
-    if standalone.is_empty() && nobody_listens(tx).await? {
-        return Ok(());
-    }
     let mut concerned: Vec<&str> = signals
         .iter()
         .flat_map(|s| std::iter::once(s.company_id.as_str()).chain(s.other_company_id.as_deref()))
         .collect();
     concerned.sort_unstable();
     concerned.dedup();
-    let watching = monitors_watching(tx, &concerned).await?;
+    // The standalone webhooks and the monitors watching these companies in one round trip.
+    let (webhooks, watching) = listeners_of(tx, &concerned).await?;
+    let standalone = listeners(webhooks)?;
+    if standalone.is_empty() && watching.is_empty() {
+        return Ok(());
+    }
     let mut by_company: HashMap<&str, Vec<&WatchingMonitor>> = HashMap::new();
     for w in &watching {
         by_company.entry(w.company_id.as_str()).or_default().push(w);
