@@ -108,10 +108,10 @@ impl IngestGroups {
 
 /// The writer: takes the first queued request and everything queued behind it (up to
 /// [`MAX_GROUP_RECORDS`]), and stores them kind by kind, in arrival order within a kind, on a
-/// connection of its own ([`Db::ingest_writer`]), opened when the writer starts and rehearsed on
+/// connection of its own ([`Db::own_writer`]), opened when the writer starts and rehearsed on
 /// each kind's statements (`ingest::rehearsal`), whose caches stay warm between groups.
 async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
-    let writer = db.ingest_writer();
+    let writer = db.own_writer();
     // At the start, not at the first group: that group's requests, and those queued behind
     // them, would wait for the connection to open and its statements to be prepared.
     super::rehearsal::rehearse(&writer).await;

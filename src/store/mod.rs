@@ -231,29 +231,12 @@ impl Db {
     /// [`WRITER_APPLICATION_NAME`] in `pg_stat_activity`; the ingest writer opens it at its start
     /// (`ingest::rehearsal`).
     pub fn own_writer(&self) -> Db {
-        self.writer_with(&[])
-    }
-
-    /// As [`Db::own_writer`], for the ingest group writer. On PostgreSQL its session plans each
-    /// statement once (`plan_cache_mode = force_generic_plan`): its statements take arrays of
-    /// one element per record, and a plan for arrays of unknown length looked dearer to the
-    /// server's plan cache than one for the few elements of a small group, so it planned the
-    /// signal insert again at every group (a sixth of its execution time) for the same plan.
-    /// Its statements have one shape each, and none of them reads a range whose size a
-    /// parameter decides.
-    pub fn ingest_writer(&self) -> Db {
-        self.writer_with(&[("plan_cache_mode", "force_generic_plan")])
-    }
-
-    /// A writer's own pool of one connection, with these session settings on PostgreSQL.
-    fn writer_with(&self, settings: &[(&str, &str)]) -> Db {
         match self {
             Db::Sqlite(sqlite) => Db::Sqlite(sqlite.own_writer()),
             Db::Postgres(pool) => {
                 let options = (*pool.connect_options())
                     .clone()
-                    .application_name(WRITER_APPLICATION_NAME)
-                    .options(settings.iter().copied());
+                    .application_name(WRITER_APPLICATION_NAME);
                 let writer = pg_pool_options(&options)
                     .max_connections(1)
                     .min_connections(1)

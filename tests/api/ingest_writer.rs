@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::json;
-use signalwatch::store::Db;
 
 use crate::delivery_support::other_round;
 use crate::each_backend;
@@ -22,14 +21,6 @@ each_backend!(
     only_the_sqlite_writer_and_its_connection_share_one_core,
     the_writer_opens_its_own_connection_at_start_and_every_group_goes_through_it,
 );
-
-mod the_postgres_writer_plans_each_statement_once_and_the_pool_keeps_the_servers_choice {
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "needs PostgreSQL: set SIGNALWATCH_TEST_POSTGRES_URL, run with --run-ignored all"]
-    async fn on_postgres() {
-        super::plan_once_in_the_writer(crate::support::Backend::postgres()).await
-    }
-}
 
 /// How long a started process may take to open its writer's connection.
 const WRITER_CONNECTED: Duration = Duration::from_secs(10);
@@ -101,29 +92,6 @@ async fn the_writer_opens_its_own_connection_at_start_and_every_group_goes_throu
     if let Backend::Postgres(_) = backend {
         assert_eq!(after.last_statement.as_deref(), Some("COMMIT"), "{after:?}");
     }
-}
-
-async fn plan_once_in_the_writer(backend: Backend) {
-    let database = backend.fresh_database().await;
-    let db = Db::connect(&database.url).await.expect("connect");
-
-    assert_eq!(
-        plan_cache_mode(&db.ingest_writer()).await,
-        "force_generic_plan"
-    );
-    assert_eq!(plan_cache_mode(&db.own_writer()).await, "auto");
-    assert_eq!(plan_cache_mode(&db).await, "auto");
-}
-
-/// The session setting of a connection of `db` that decides between generic and custom plans.
-async fn plan_cache_mode(db: &Db) -> String {
-    let Db::Postgres(pool) = db else {
-        panic!("a PostgreSQL handle");
-    };
-    sqlx::query_scalar("SHOW plan_cache_mode")
-        .fetch_one(pool)
-        .await
-        .expect("SHOW plan_cache_mode")
 }
 
 /// Ingests `count` funding rounds one request each (ids starting with `prefix`), each stored.
