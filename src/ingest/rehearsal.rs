@@ -2,12 +2,12 @@
 //! connection does once: it opens (on PostgreSQL over TLS, slow: sqlx turns Nagle's algorithm
 //! off only once the handshake is over, see `store::tcp_nodelay`), parses and plans each
 //! statement of the path, and on PostgreSQL its server process reads the catalog entries of
-//! every table and index it writes (tens of milliseconds in all, more on a loaded machine). Requests that arrive meanwhile queue behind
-//! it. So before it takes its first group the writer runs one record of each signal kind
-//! through the whole path on its own connection (companies, signal, search documents, fan-out
-//! to the webhooks that listen, events and deliveries) and rolls each transaction back:
-//! nothing is stored, announced or charged, and the first real group finds its statements
-//! prepared.
+//! every table and index it writes (tens of milliseconds in all, more on a loaded machine).
+//! Requests that arrive meanwhile queue behind it. So before it takes its first group the
+//! writer runs one record of each signal kind through the whole path on its own connection
+//! (companies, signal, search documents, fan-out to the webhooks that listen, events and
+//! deliveries) and rolls each transaction back: nothing is stored, announced or charged, and
+//! the first real group finds its statements prepared.
 //!
 //! The records name a company under `.invalid`, a domain that cannot exist, so no stored
 //! company or pending target ever matches them.

@@ -23,12 +23,20 @@ pub struct StandaloneWebhook {
     pub filters: String,
 }
 
+/// The rows of every active standalone webhook of a team whose subscription is live: the
+/// statement after its select list (`w` the webhook, `tm` its team).
+fn live_standalone_webhooks() -> String {
+    format!(
+        "FROM webhooks w JOIN teams tm ON tm.id = w.team_id \
+         WHERE w.monitor_id IS NULL AND w.active AND w.retired_at IS NULL AND {LIVE_TEAM}"
+    )
+}
+
 /// Every active standalone webhook of a team whose subscription is live.
 pub async fn standalone_webhooks(tx: &mut Tx) -> Result<Vec<StandaloneWebhook>, StoreError> {
     let sql = format!(
-        "SELECT w.id, w.team_id, w.event_types, w.filters FROM webhooks w \
-         JOIN teams tm ON tm.id = w.team_id \
-         WHERE w.monitor_id IS NULL AND w.active AND w.retired_at IS NULL AND {LIVE_TEAM}"
+        "SELECT w.id, w.team_id, w.event_types, w.filters {}",
+        live_standalone_webhooks()
     );
     Ok(on_tx!(tx, |conn| sqlx::query_as::<_, StandaloneWebhook>(
         sqlx::AssertSqlSafe(sql)
@@ -79,16 +87,15 @@ pub async fn listeners_of(
     }
     let sql = format!(
         "SELECT w.id, w.team_id, w.event_types AS types, w.filters, \
-         CAST(NULL AS TEXT) AS company_id, CAST(NULL AS TEXT) AS webhook_id FROM webhooks w \
-         JOIN teams tm ON tm.id = w.team_id \
-         WHERE w.monitor_id IS NULL AND w.active AND w.retired_at IS NULL AND {LIVE_TEAM} \
+         CAST(NULL AS TEXT) AS company_id, CAST(NULL AS TEXT) AS webhook_id {} \
          UNION ALL \
          SELECT DISTINCT m.id, m.team_id, m.signal_types, CAST(NULL AS TEXT), t.company_id, \
          w.id FROM targets t \
          JOIN monitors m ON m.id = t.monitor_id \
          JOIN teams tm ON tm.id = m.team_id \
          LEFT JOIN webhooks w ON w.id = m.webhook_id AND w.active AND w.retired_at IS NULL \
-         WHERE m.active AND {LIVE_TEAM} AND t.company_id {{in}}"
+         WHERE m.active AND {LIVE_TEAM} AND t.company_id {{in}}",
+        live_standalone_webhooks()
     );
     let rows: Vec<ListenerRow> = select_in(tx, &sql, &[], company_ids).await?;
     let (mut webhooks, mut monitors) = (Vec::new(), Vec::new());
