@@ -1,6 +1,6 @@
 //! Recording attempts: a batch of outcomes in one short transaction, with as few statements as
-//! the batch allows (the deliveries' updates, the attempt rows and the charges in multi-row
-//! statements; one balance update per team).
+//! the batch allows (the deliveries' updates and the attempt rows in multi-row statements; one
+//! balance update per team).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -173,41 +173,28 @@ async fn touch_monitors(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<(), Stor
     Ok(())
 }
 
-/// The credit of each successful, charged delivery exactly once (a unique charge row per
-/// delivery), debited per team in one statement, never below 0.
+/// The credit of each successful, charged delivery, debited per team in one statement, never
+/// below 0. Exactly once without a record of its own: a delivery reaches `done` once (the state
+/// ends there, and replays are new deliveries), and only the batch whose update moved it there
+/// from `pending` under its own lease ([`update_deliveries`]) lists it in `done`.
 async fn charge(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<u64, StoreError> {
-    let mut charged = 0u64;
-    let mut by_team: BTreeMap<&str, Vec<&AttemptRecord>> = BTreeMap::new();
+    let mut by_team: BTreeMap<&str, HashSet<&str>> = BTreeMap::new();
     for r in done.iter().filter(|r| !r.free) {
-        by_team.entry(&r.team_id).or_default().push(r);
+        by_team.entry(&r.team_id).or_default().insert(&r.delivery_id);
     }
-    for (team_id, records) in by_team {
-        let mut values = Vec::with_capacity(records.len() * 3);
-        for r in &records {
-            values.extend([
-                Val::text(&r.delivery_id),
-                Val::text(team_id),
-                Val::Int(Some(r.attempted_at)),
-            ]);
-        }
-        let stmt = RowStatement {
-            head: "INSERT INTO delivery_charges (delivery_id, team_id, charged_at) VALUES ",
-            template: "(?, ?, ?)",
-            tail: " ON CONFLICT DO NOTHING",
-        };
-        let first = execute_rows(tx, &stmt, &values).await? as i64;
-        charged += first as u64;
-        if first > 0 {
-            on_tx!(tx, |conn| sqlx::query(
-                "UPDATE teams SET credits = CASE WHEN credits > $2 THEN credits - $2 ELSE 0 END \
-                 WHERE id = $1 AND credits > 0"
-            )
-            .bind(team_id)
-            .bind(first)
-            .execute(conn)
-            .await
-            .map(|_| ()))?;
-        }
+    let mut charged = 0u64;
+    for (team_id, deliveries) in by_team {
+        let count = deliveries.len() as i64;
+        on_tx!(tx, |conn| sqlx::query(
+            "UPDATE teams SET credits = CASE WHEN credits > $2 THEN credits - $2 ELSE 0 END \
+             WHERE id = $1 AND credits > 0"
+        )
+        .bind(team_id)
+        .bind(count)
+        .execute(conn)
+        .await
+        .map(|_| ()))?;
+        charged += count as u64;
     }
     Ok(charged)
 }
