@@ -180,7 +180,10 @@ async fn touch_monitors(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<(), Stor
 async fn charge(tx: &mut Tx, done: &[&AttemptRecord]) -> Result<u64, StoreError> {
     let mut by_team: BTreeMap<&str, HashSet<&str>> = BTreeMap::new();
     for r in done.iter().filter(|r| !r.free) {
-        by_team.entry(&r.team_id).or_default().insert(&r.delivery_id);
+        by_team
+            .entry(&r.team_id)
+            .or_default()
+            .insert(&r.delivery_id);
     }
     let mut charged = 0u64;
     for (team_id, deliveries) in by_team {
