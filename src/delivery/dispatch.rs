@@ -18,6 +18,7 @@ use crate::domain::time::{format_ms, now_ms};
 use crate::store::deliveries::{
     AttemptRecord, ClaimedDelivery, lease_one, queue_replay, record_attempts, webhook_monitor_id,
 };
+use crate::store::delivery_history::attempt_excerpt;
 use crate::store::outbox::{NewDelivery, NewEvent, insert_deliveries, insert_events};
 use crate::store::{Db, StoreError, new_id};
 use crate::telemetry;
@@ -35,15 +36,6 @@ const MAX_LEASE_MS: i64 = 25_000;
 /// [`MAX_LEASE_MS`].
 fn lease_ms(timeout: Duration) -> i64 {
     (timeout.as_millis() as i64 + LEASE_SLACK_MS).min(MAX_LEASE_MS)
-}
-
-/// Most bytes of the receiver's answer kept with each attempt (shown on the dashboard's delivery
-/// page), cut at a character boundary.
-pub const ATTEMPT_EXCERPT_BYTES: usize = 1024;
-
-/// The first [`ATTEMPT_EXCERPT_BYTES`] of a response body, never splitting a character.
-fn attempt_excerpt(body: &str) -> &str {
-    &body[..body.floor_char_boundary(ATTEMPT_EXCERPT_BYTES)]
 }
 
 /// What an inline send came to (the test event, a manual retry).
@@ -310,20 +302,6 @@ fn observe(d: &ClaimedDelivery, made: i64, o: &PostOutcome, attempt: Attempt, ne
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_attempt_keeps_at_most_1_kib_of_the_answer_cut_between_characters() {
-        assert_eq!(attempt_excerpt("internal error"), "internal error");
-        let ascii = "x".repeat(3000);
-        assert_eq!(attempt_excerpt(&ascii).len(), ATTEMPT_EXCERPT_BYTES);
-        // 'é' is two bytes: after one ASCII byte, byte 1,024 falls inside one, so the cut is
-        // at 1,023.
-        let accents = format!("a{}", "é".repeat(600));
-        let kept = attempt_excerpt(&accents);
-        assert_eq!(kept.len(), 1023);
-        assert!(kept.ends_with('é'));
-        assert_eq!(attempt_excerpt(""), "");
-    }
 
     #[test]
     fn a_lease_covers_the_attempt_plus_slack_but_never_outlasts_25_seconds() {

@@ -3,6 +3,10 @@
 //!
 //! An attempt counts as successful when the endpoint answered 2xx (`error` is NULL on every HTTP
 //! answer); everything else — another status, a time-out, a refused connection — is a failure.
+//!
+//! Most deliveries succeed at their first attempt, and such a delivery keeps that attempt on its
+//! own row (its answer, its time and its duration) instead of in a row of `delivery_attempts`
+//! (see `deliveries::records`): the attempt list and the statistics read both.
 
 use std::collections::HashMap;
 
@@ -57,6 +61,20 @@ pub struct DeliveryQuery {
     pub after: Option<DeliveryKey>,
     pub limit: i64,
 }
+
+/// Most bytes of the receiver's answer kept with each attempt (shown on the dashboard's delivery
+/// page), cut at a character boundary.
+pub const ATTEMPT_EXCERPT_BYTES: usize = 1024;
+
+/// The first [`ATTEMPT_EXCERPT_BYTES`] of a response body, never splitting a character.
+pub fn attempt_excerpt(body: &str) -> &str {
+    &body[..body.floor_char_boundary(ATTEMPT_EXCERPT_BYTES)]
+}
+
+/// The deliveries (alias `d`) whose only attempt is kept on their own row: done at the first
+/// attempt, recorded since the row has a duration.
+pub(crate) const FIRST_TRY_SUCCESS: &str =
+    "d.status = 'done' AND d.attempt_count = 1 AND d.duration_ms IS NOT NULL";
 
 /// A page of deliveries, newest first, and the key to continue from when more remain.
 #[derive(Debug, Clone)]
@@ -153,15 +171,29 @@ pub async fn list_attempts(
     team_id: &str,
     delivery_id: &str,
 ) -> Result<Vec<AttemptRow>, StoreError> {
-    Ok(on_db!(db, |pool| sqlx::query_as::<_, AttemptRow>(
-        "SELECT a.attempted_at, a.response_status, a.duration_ms, a.error, a.response_excerpt \
-         FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id \
-         WHERE a.delivery_id = $1 AND d.team_id = $2 ORDER BY a.attempt"
+    let sql = format!(
+        "SELECT attempted_at, response_status, duration_ms, error, response_excerpt FROM (\
+         SELECT a.attempt, a.attempted_at, a.response_status, a.duration_ms, a.error, \
+         a.response_excerpt FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id \
+         WHERE a.delivery_id = $1 AND d.team_id = $2 \
+         UNION ALL SELECT 1, d.delivered_at, d.response_status, d.duration_ms, NULL, \
+         d.response_body FROM deliveries d \
+         WHERE d.id = $1 AND d.team_id = $2 AND {FIRST_TRY_SUCCESS}) x ORDER BY attempt"
+    );
+    let mut rows = on_db!(db, |pool| sqlx::query_as::<_, AttemptRow>(
+        sqlx::AssertSqlSafe(sql)
     )
     .bind(delivery_id)
     .bind(team_id)
     .fetch_all(pool)
-    .await)?)
+    .await)?;
+    // A first attempt kept on the delivery's row shows what an attempt row would have kept.
+    for row in &mut rows {
+        if let Some(excerpt) = &mut row.response_excerpt {
+            excerpt.truncate(attempt_excerpt(excerpt).len());
+        }
+    }
+    Ok(rows)
 }
 
 /// (webhook id, total, done, failed)
@@ -190,7 +222,9 @@ pub async fn webhook_stats(
         "WITH a AS (SELECT d.webhook_id, a.attempted_at, \
            (a.error IS NULL AND COALESCE(a.response_status, 0) BETWEEN 200 AND 299) AS ok \
            FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id \
-           WHERE d.team_id = $1 AND d.webhook_id IN ({ids})), \
+           WHERE d.team_id = $1 AND d.webhook_id IN ({ids}) \
+           UNION ALL SELECT d.webhook_id, d.delivered_at, true FROM deliveries d \
+           WHERE d.team_id = $1 AND d.webhook_id IN ({ids}) AND {FIRST_TRY_SUCCESS}), \
          last AS (SELECT webhook_id, MAX(CASE WHEN ok THEN attempted_at END) AS success_at, \
            MAX(CASE WHEN ok THEN NULL ELSE attempted_at END) AS failure_at \
            FROM a GROUP BY webhook_id) \
@@ -224,4 +258,23 @@ pub async fn webhook_stats(
         entry.consecutive_failures = consecutive;
     }
     Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_attempt_keeps_at_most_1_kib_of_the_answer_cut_between_characters() {
+        assert_eq!(attempt_excerpt("internal error"), "internal error");
+        let ascii = "x".repeat(3000);
+        assert_eq!(attempt_excerpt(&ascii).len(), ATTEMPT_EXCERPT_BYTES);
+        // 'é' is two bytes: after one ASCII byte, byte 1,024 falls inside one, so the cut is
+        // at 1,023.
+        let accents = format!("a{}", "é".repeat(600));
+        let kept = attempt_excerpt(&accents);
+        assert_eq!(kept.len(), 1023);
+        assert!(kept.ends_with('é'));
+        assert_eq!(attempt_excerpt(""), "");
+    }
 }

@@ -11,6 +11,7 @@ use crate::support::receiver::{Answer, Receiver};
 
 each_backend!(
     each_attempt_on_the_delivery_page_shows_the_start_of_what_the_receiver_answered,
+    a_success_at_the_first_attempt_shows_the_start_of_its_answer_as_well,
     an_attempt_that_got_no_answer_shows_no_response,
 );
 
@@ -53,6 +54,29 @@ async fn each_attempt_on_the_delivery_page_shows_the_start_of_what_the_receiver_
     page.assert_shows(&format!("<code>{}</code>", "é".repeat(512)));
     assert!(!page.body.contains(&"é".repeat(513)));
     page.assert_shows("<code>thanks, stored</code>");
+}
+
+async fn a_success_at_the_first_attempt_shows_the_start_of_its_answer_as_well(backend: Backend) {
+    let watching = Watching::start(backend, &[]).await;
+    watching
+        .receiver
+        .script([Answer::Full(200, vec![], "é".repeat(2000))]);
+    watching.ingest("funding", json!([acme_round("r1")])).await;
+    let delivery = watching.wait_for_delivery("done").await;
+    let delivery_id = delivery["id"].as_str().expect("delivery id");
+
+    let visitor = Visitor::signed_in(&watching.app, OWNER).await;
+    let page = visitor
+        .get(&format!(
+            "/app/webhooks/{}/deliveries/{delivery_id}",
+            watching.webhook_id
+        ))
+        .await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    page.assert_shows("<td>200</td>");
+    // The attempt keeps 1 KiB of the answer: 512 two-byte characters.
+    page.assert_shows(&format!("<code>{}</code>", "é".repeat(512)));
+    assert!(!page.body.contains(&"é".repeat(513)));
 }
 
 async fn an_attempt_that_got_no_answer_shows_no_response(backend: Backend) {

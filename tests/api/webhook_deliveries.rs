@@ -16,6 +16,7 @@ each_backend!(
     a_test_event_the_endpoint_refuses_is_listed_as_failed_and_not_retried,
     a_test_event_to_an_unreachable_endpoint_reports_status_0,
     one_delivery_shows_its_attempts,
+    a_delivery_that_succeeded_at_once_shows_its_one_attempt,
     deliveries_are_paged_newest_first_with_a_cursor,
     deliveries_can_be_filtered_by_status,
     listing_deliveries_refuses_bad_parameters,
@@ -268,6 +269,30 @@ async fn one_delivery_shows_its_attempts(backend: Backend) {
         &hooked.app.get(&unknown, &hooked.team.key).await,
         404,
         "not_found",
+    );
+}
+
+async fn a_delivery_that_succeeded_at_once_shows_its_one_attempt(backend: Backend) {
+    let hooked = Hooked::start(backend).await;
+    hooked.receiver.script([Answer::Status(201)]);
+    let sent = hooked.send_test().await;
+    let delivery_id = sent.data()["delivery_id"].as_str().unwrap();
+
+    let path = format!("{}/deliveries/{delivery_id}", webhook_path(&hooked.id));
+    let fetched = hooked.app.get(&path, &hooked.team.key).await;
+
+    assert_eq!(fetched.status, 200, "{:?}", fetched.body);
+    let delivery = fetched.data();
+    assert_eq!(delivery["status"], "done");
+    let attempts = delivery["attempts"].as_array().expect("attempts");
+    assert_eq!(attempts.len(), 1, "{delivery}");
+    let attempt = &attempts[0];
+    assert_eq!(attempt["response_status"], 201);
+    assert_eq!(attempt["error"], Value::Null);
+    assert!(attempt["duration_ms"].as_i64().is_some_and(|ms| ms >= 0));
+    assert_eq!(
+        attempt["attempted_at"], delivery["delivered_at"],
+        "{delivery}"
     );
 }
 

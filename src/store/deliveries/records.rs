@@ -43,7 +43,12 @@ pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<u64, 
         .iter()
         .filter(|r| updated.contains(&r.delivery_id))
         .collect();
-    insert_attempts(&mut tx, &applied).await?;
+    let logged: Vec<&AttemptRecord> = applied
+        .iter()
+        .copied()
+        .filter(|r| !kept_on_delivery(r))
+        .collect();
+    insert_attempts(&mut tx, &logged).await?;
     let done: Vec<&AttemptRecord> = applied
         .into_iter()
         .filter(|r| r.status == DeliveryStatus::Done)
@@ -57,17 +62,18 @@ pub async fn record_attempts(db: &Db, records: &[AttemptRecord]) -> Result<u64, 
 /// What an outcome writes onto its delivery, column by column after the id and the lease
 /// owner it is matched on; `delivered_at` or `failed_at` follow from the status. One more
 /// column is one more name here and one more value in [`outcome_values`].
-const OUTCOME_COLUMNS: [&str; 6] = [
+const OUTCOME_COLUMNS: [&str; 7] = [
     "status",
     "attempt_count",
     "response_status",
     "response_body",
     "next_attempt_at",
     "updated_at",
+    "duration_ms",
 ];
 
 /// The values of [`OUTCOME_COLUMNS`] for one record, after its delivery id and owner.
-fn outcome_values(r: &AttemptRecord) -> [Val<'_>; 8] {
+fn outcome_values(r: &AttemptRecord) -> [Val<'_>; 9] {
     [
         Val::text(&r.delivery_id),
         Val::text(&r.owner),
@@ -77,7 +83,14 @@ fn outcome_values(r: &AttemptRecord) -> [Val<'_>; 8] {
         Val::text(&r.response_body),
         Val::Int(Some(r.next_attempt_at)),
         Val::Int(Some(r.attempted_at)),
+        Val::Int(Some(r.duration_ms)),
     ]
+}
+
+/// True when the attempt stays on its delivery's row alone: a success at the first attempt,
+/// whose answer, time and duration the row holds (`delivery_history` reads it from there).
+fn kept_on_delivery(r: &AttemptRecord) -> bool {
+    r.status == DeliveryStatus::Done && r.attempt == 1
 }
 
 /// Applies the outcomes, in one statement, to the deliveries whose lease is still the
