@@ -73,7 +73,7 @@ pub fn attempt_excerpt(body: &str) -> &str {
 
 /// The deliveries (alias `d`) whose only attempt is kept on their own row: done at the first
 /// attempt, recorded since the row has a duration.
-pub(crate) const FIRST_TRY_SUCCESS: &str =
+const FIRST_TRY_SUCCESS: &str =
     "d.status = 'done' AND d.attempt_count = 1 AND d.duration_ms IS NOT NULL";
 
 /// A page of deliveries, newest first, and the key to continue from when more remain.
