@@ -72,7 +72,8 @@ pub fn attempt_excerpt(body: &str) -> &str {
 }
 
 /// The deliveries (alias `d`) whose only attempt is kept on their own row: done at the first
-/// attempt, recorded since the row has a duration.
+/// attempt (as `deliveries::records` decides when it skips their attempt row), recorded since
+/// the row has a duration.
 const FIRST_TRY_SUCCESS: &str =
     "d.status = 'done' AND d.attempt_count = 1 AND d.duration_ms IS NOT NULL";
 
