@@ -66,18 +66,22 @@ pub async fn pg_backends(database_url: &str) -> anyhow::Result<Vec<u32>> {
     Ok(pids.into_iter().map(|p| p as u32).collect())
 }
 
-/// CPU of the run's server processes and of its PostgreSQL backends over one phase.
+/// CPU of the run's server processes, of its PostgreSQL backends and of the harness itself
+/// (load generator and receiver) over one phase.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PhaseCpu {
     pub servers_ms: f64,
     pub postgres_ms: f64,
+    pub harness_ms: f64,
 }
 
 /// Samples taken at the start of a phase.
 pub struct PhaseStart {
     servers: CpuSample,
     postgres: CpuSample,
+    harness: CpuSample,
     server_pids: Vec<u32>,
+    database_url: String,
 }
 
 impl PhaseStart {
@@ -87,16 +91,19 @@ impl PhaseStart {
         Ok(PhaseStart {
             servers: CpuSample::of(server_pids),
             postgres: CpuSample::of(&backends),
+            harness: CpuSample::of(&[std::process::id()]),
             server_pids: server_pids.to_vec(),
+            database_url: database_url.to_string(),
         })
     }
 
     /// The CPU spent since the start.
-    pub async fn end(&self, database_url: &str) -> anyhow::Result<PhaseCpu> {
-        let backends = pg_backends(database_url).await?;
+    pub async fn end(&self) -> anyhow::Result<PhaseCpu> {
+        let backends = pg_backends(&self.database_url).await?;
         Ok(PhaseCpu {
             servers_ms: CpuSample::of(&self.server_pids).ms_since(&self.servers),
             postgres_ms: CpuSample::of(&backends).ms_since(&self.postgres),
+            harness_ms: CpuSample::of(&[std::process::id()]).ms_since(&self.harness),
         })
     }
 }

@@ -170,12 +170,12 @@ async fn topology(
     let start = cpu::PhaseStart::now(&pids, &db.url).await?;
     let held = phases::paced(true, &apis, receiver, ENDPOINTS, d.delivery_rate, seconds).await?;
     log_requests(d, &name, "held", &held)?;
-    let held_cpu = start.end(&db.url).await?;
+    let held_cpu = start.end().await?;
     eprintln!("bench: delivery: {name}: draining the held deliveries");
     let queued = (held.accepted * ENDPOINTS as usize) as i64;
     let start = cpu::PhaseStart::now(&pids, &db.url).await?;
     let drain = phases::release(&apis[0], &db.url, &team_id, already, queued).await?;
-    let drain_cpu = start.end(&db.url).await?;
+    let drain_cpu = start.end().await?;
     let mut live = Vec::new();
     for rate in [d.delivery_rate, d.delivery_rate / 5, 20] {
         eprintln!("bench: delivery: {name}: {rate} signals/s x {ENDPOINTS}");
@@ -188,15 +188,25 @@ async fn topology(
         log_requests(d, &name, "live", &paced)?;
         live.push(paced);
     }
-    let closed = if d.ingest_clients == 0 {
-        None
-    } else {
-        eprintln!(
-            "bench: delivery: {name}: {} closed-loop ingest clients",
-            d.ingest_clients
-        );
-        Some(phases::closed_loop(&apis, receiver, ENDPOINTS, d.ingest_clients, seconds).await?)
-    };
+    let mut closed = Vec::new();
+    if d.ingest_clients > 0 {
+        // Deliveries going out, then held (the team without credits): what accepting an event
+        // costs apart from sending its deliveries, at the same concurrency.
+        for held in [false, true] {
+            eprintln!(
+                "bench: delivery: {name}: {} closed-loop ingest clients{}",
+                d.ingest_clients,
+                if held { ", deliveries held" } else { "" }
+            );
+            if held {
+                apis[0].set_credits(&team_id, 0).await?;
+            }
+            let cpu = cpu::PhaseStart::now(&pids, &db.url).await?;
+            let clients = d.ingest_clients;
+            let run = (ENDPOINTS, held);
+            closed.push(phases::closed_loop(&apis, receiver, run, clients, seconds, cpu).await?);
+        }
+    }
     for proc in procs {
         proc.stop().await?;
     }

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use tokio::task::JoinSet;
 
+use super::cpu::{PhaseCpu, PhaseStart};
 use super::process::{Api, done_deliveries, new_ids, pending_deliveries};
 use super::receiver::BenchReceiver;
 
@@ -202,29 +203,35 @@ pub async fn paced(
 }
 
 /// Closed-loop ingest: clients that each send the next single-signal ingest as soon as the
-/// last is answered, deliveries going out.
+/// last is answered, deliveries going out (or held: the team has no credits).
 #[derive(Debug, Clone)]
 pub struct ClosedLoop {
     pub clients: usize,
+    /// The team had no credits: the ingests queued their deliveries and nothing went out.
+    pub held: bool,
     pub accepted: usize,
     pub failed: usize,
     pub per_second: f64,
     pub ingest_p50_ms: f64,
     pub ingest_p99_ms: f64,
-    /// (endpoint, signal) pairs that never arrived within the wait.
+    /// (endpoint, signal) pairs that never arrived within the wait (0 when held).
     pub missing: usize,
-    /// From the end of the sending until the last first attempt arrived.
+    /// From the end of the sending until the last first attempt arrived (0 when held).
     pub drained_after_seconds: f64,
+    /// CPU from the first request until the last first attempt arrived (held: the last answer).
+    pub cpu: PhaseCpu,
 }
 
-/// Runs `clients` closed-loop clients for `duration`, spread over `apis`, then waits for every
-/// first attempt at the `endpoints` endpoints.
+/// Runs `clients` closed-loop clients for `duration`, spread over `apis`, then (unless `held`)
+/// waits for every first attempt at the `endpoints` endpoints; `cpu` measures the processes
+/// from the first request to the end of that wait.
 pub async fn closed_loop(
     apis: &[Api],
     receiver: &BenchReceiver,
-    endpoints: u32,
+    (endpoints, held): (u32, bool),
     clients: usize,
     duration: Duration,
+    cpu: PhaseStart,
 ) -> anyhow::Result<ClosedLoop> {
     receiver.clear();
     let started = Instant::now();
@@ -254,19 +261,26 @@ pub async fn closed_loop(
         times.extend(t);
     }
     let sending = started.elapsed();
-    let wanted = accepted.len() * endpoints as usize;
+    let wanted = if held {
+        0
+    } else {
+        accepted.len() * endpoints as usize
+    };
     let wait_until = Instant::now() + Duration::from_secs(300);
     while receiver.distinct() < wanted && Instant::now() < wait_until {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let cpu = cpu.end().await?;
     let drained_after_seconds = (started.elapsed() - sending).as_secs_f64();
     let missing = accepted
         .iter()
+        .filter(|_| !held)
         .flat_map(|id| (0..endpoints).map(move |n| (n, id)))
         .filter(|(n, id)| receiver.arrival(*n, id).is_none())
         .count();
     Ok(ClosedLoop {
         clients,
+        held,
         accepted: accepted.len(),
         failed,
         per_second: accepted.len() as f64 / sending.as_secs_f64(),
@@ -274,5 +288,6 @@ pub async fn closed_loop(
         ingest_p99_ms: percentile_ms(&mut times, 99.0),
         missing,
         drained_after_seconds,
+        cpu,
     })
 }

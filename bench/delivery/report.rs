@@ -19,7 +19,7 @@ pub struct Figures {
     /// Ingests with deliveries going out, at the paced rates.
     pub live: Vec<Paced>,
     /// Closed-loop ingest clients, deliveries going out.
-    pub closed: Option<ClosedLoop>,
+    pub closed: Vec<ClosedLoop>,
     pub crash: Option<CrashLoop>,
     /// 1-minute load average at the end.
     pub load: String,
@@ -52,13 +52,6 @@ pub fn render(command: &str, rows: &[Figures]) -> String {
          signals ingested with fan-out to 10 (held): servers / PostgreSQL |\n|---|---|---|\n",
     );
     for f in rows {
-        let per = |ms: f64, n: usize| {
-            if n == 0 {
-                f64::NAN
-            } else {
-                ms * 1000.0 / n as f64
-            }
-        };
         let drained = f.drain.deliveries as usize;
         text.push_str(&format!(
             "| {} | {:.0} / {:.0} | {:.0} / {:.0} |\n",
@@ -85,28 +78,34 @@ pub fn render(command: &str, rows: &[Figures]) -> String {
         }
     }
     text.push_str(
-        "\n| run | closed-loop ingest clients (one signal per request, fan-out to 10, deliveries \
-         going out) | events/s | failed | ingest p50 / p99 | first attempts still due after the \
-         sending |\n|---|---|---|---|---|---|\n",
+        "\n| run | closed-loop ingest clients (one signal per request, fan-out to 10) | \
+         deliveries | events/s | failed | ingest p50 / p99 | first attempts after the sending | \
+         CPU-ms per 1,000 events, until the last first attempt (held: the last answer): \
+         servers / PostgreSQL / harness |\n|---|---|---|---|---|---|---|---|\n",
     );
     for f in rows {
-        if let Some(c) = &f.closed {
+        for c in &f.closed {
             text.push_str(&format!(
-                "| {} | {} | {:.0} ({} accepted) | {} | {:.1} / {:.1} ms | {} |\n",
+                "| {} | {} | {} | {:.0} ({} accepted) | {} | {:.1} / {:.1} ms | {} | {:.0} / {:.0} / {:.0} |\n",
                 f.name,
                 c.clients,
+                if c.held { "held" } else { "going out" },
                 c.per_second,
                 c.accepted,
                 c.failed,
                 c.ingest_p50_ms,
                 c.ingest_p99_ms,
-                match c.missing {
-                    0 => format!("all arrived {:.1} s later", c.drained_after_seconds),
-                    n => format!(
+                match (c.held, c.missing) {
+                    (true, _) => "none sent".to_string(),
+                    (false, 0) => format!("all arrived {:.1} s later", c.drained_after_seconds),
+                    (false, n) => format!(
                         "{n} never arrived ({:.0} s waited)",
                         c.drained_after_seconds
                     ),
-                }
+                },
+                per(c.cpu.servers_ms, c.accepted),
+                per(c.cpu.postgres_ms, c.accepted),
+                per(c.cpu.harness_ms, c.accepted),
             ));
         }
     }
@@ -150,4 +149,13 @@ fn first_attempt(p: &Paced) -> String {
         "{:.1} / {:.1} ms{missing}",
         p.first_attempt_p50_ms, p.first_attempt_p99_ms
     )
+}
+
+/// CPU milliseconds per 1,000 of `n` things (NaN for none).
+fn per(ms: f64, n: usize) -> f64 {
+    if n == 0 {
+        f64::NAN
+    } else {
+        ms * 1000.0 / n as f64
+    }
 }
