@@ -50,6 +50,10 @@ const ONLY_IN_POSTGRES: &[(&str, &str)] = &[
     ),
     ("companies index (name_tsv)", "GIN index of the name search"),
     (
+        "companies index (<expression>)",
+        "trigram index of the name's substrings (SQLite: company_names FTS5)",
+    ),
+    (
         "companies.search_tsv tsvector null",
         "full-text company search (SQLite: company_search)",
     ),
