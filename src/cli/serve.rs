@@ -8,7 +8,7 @@ use super::{demo_feed, demo_seed};
 use crate::app::Application;
 use crate::config::{Config, LogFormat, Secret};
 use crate::store::Db;
-use crate::store::serving_lock::hold_while_serving;
+use crate::store::serving_lock::{BULK_LOAD_TOOK_OVER, hold_while_serving, keep_holding};
 
 /// Options of `serve`.
 #[derive(Debug, Args)]
@@ -34,7 +34,8 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         config.admin_token = Some(Secret(generate_admin_token()));
     }
     let app = Application::build(config.clone()).await?;
-    // Held until the process ends: no import loads this database in bulk meanwhile.
+    // Held until the process ends (and taken again should its PostgreSQL session end): no
+    // import loads this database in bulk meanwhile.
     let serving = hold_while_serving(app.db())
         .await?
         .ok_or_else(|| anyhow::anyhow!(BULK_LOAD_RUNNING))?;
@@ -67,9 +68,13 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
         Some(addr) => tracing::info!(%addr, role = ?args.config.role, "signalwatch listening"),
         None => tracing::info!(role = ?args.config.role, "signalwatch workers running"),
     }
-    let ran = app.run(shutdown).await;
-    serving.release().await;
-    ran
+    let held = tokio::spawn(keep_holding(app.db().clone(), serving, shutdown.clone()));
+    let ran = app.run(shutdown.clone()).await;
+    shutdown.cancel();
+    let kept = held.await.unwrap_or(true);
+    ran?;
+    anyhow::ensure!(kept, BULK_LOAD_TOOK_OVER);
+    Ok(())
 }
 
 /// Why a server does not start beside a bulk load.

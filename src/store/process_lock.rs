@@ -7,6 +7,7 @@
 //! `import_lock` and `serving_lock` say what each lock keeps apart.
 
 use std::fs::File;
+use std::time::Duration;
 
 use sqlx::{Connection, PgConnection};
 
@@ -47,6 +48,19 @@ enum Holder {
 }
 
 impl HeldLock {
+    /// True while the lock is still this process's. On PostgreSQL that is while the session
+    /// holding it answers within `timeout`: a restart of the database server, or a cut
+    /// connection, ends the session and the lock with it. A lock file, or an in-memory
+    /// database's lock, is held until let go.
+    pub async fn still_held(&mut self, timeout: Duration) -> bool {
+        match &mut self.holder {
+            Holder::Session(conn) => {
+                matches!(tokio::time::timeout(timeout, conn.ping()).await, Ok(Ok(())))
+            }
+            Holder::File(_) | Holder::Alone => true,
+        }
+    }
+
     /// Lets the lock go.
     pub async fn release(self) {
         match self.holder {

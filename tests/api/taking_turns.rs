@@ -2,12 +2,14 @@
 //! once on a fresh database migrate it one after another (each then serves), an import started
 //! while a bulk load runs waits for it to end instead of starting the load over, and an import
 //! into an empty database a server is running on stores its records as the server would, not
-//! in bulk, so that none loses a record.
+//! in bulk, so that none loses a record (on PostgreSQL also after the session holding the
+//! server's lock ended).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use sqlx::{Connection, PgConnection};
 
 use crate::bulk_import::{records_in, write_known_data};
 use crate::each_backend;
@@ -23,6 +25,29 @@ each_backend!(
     an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_both_is_kept,
     an_import_into_an_empty_database_a_server_runs_on_stores_its_records_batch_by_batch,
 );
+
+mod a_server_whose_lock_session_ends_takes_the_lock_again_and_keeps_a_bulk_load_out {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs PostgreSQL: set SIGNALWATCH_TEST_POSTGRES_URL, run with --run-ignored all"]
+    async fn on_postgres() {
+        super::the_serving_lock_is_taken_again(crate::support::Backend::postgres()).await
+    }
+}
+
+mod a_server_whose_lock_was_taken_by_a_bulk_load_meanwhile_stops_and_says_why {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs PostgreSQL: set SIGNALWATCH_TEST_POSTGRES_URL, run with --run-ignored all"]
+    async fn on_postgres() {
+        super::a_lock_taken_meanwhile_stops_the_server(crate::support::Backend::postgres()).await
+    }
+}
+
+/// The serving lock's advisory key (`store::serving_lock`) as `pg_locks` shows it: its high and
+/// its low 32 bits.
+const SERVING_LOCK_KEY: (i64, i64) = (0x5357_5345, 0x5256_494e);
+
+/// How long a server may take to hold its serving lock again.
+const LOCK_AGAIN_DEADLINE: Duration = Duration::from_secs(20);
 
 /// How long a bulk load may take to show that it is under way.
 const LOAD_START_DEADLINE: Duration = Duration::from_secs(60);
@@ -132,6 +157,127 @@ async fn an_import_into_an_empty_database_a_server_runs_on_stores_its_records_ba
     let app = server.app();
     let team = app.create_team_with(json!({ "credits": 1_000 })).await;
     assert_every_signal_of_the_files_is_listed(&app, &team.key, files.path()).await;
+}
+
+async fn the_serving_lock_is_taken_again(backend: Backend) {
+    let database = backend.fresh_database().await;
+    let server = ServerProcess::start(&database.url, Role::All, &[]).await;
+    let mut conn = PgConnection::connect(&database.url).await.expect("connect");
+    let first = serving_lock_holders(&mut conn).await;
+    assert_eq!(
+        first.len(),
+        1,
+        "the server holds the serving lock: {first:?}"
+    );
+
+    // What a restart of the database server or a cut connection does to the lock's session.
+    sqlx::query("SELECT pg_terminate_backend($1)")
+        .bind(first[0])
+        .execute(&mut conn)
+        .await
+        .expect("terminate the session");
+    let until = Instant::now() + LOCK_AGAIN_DEADLINE;
+    loop {
+        let holders = serving_lock_holders(&mut conn).await;
+        if holders.len() == 1 && holders[0] != first[0] {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "the lock is held again: {}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let files = tempfile::tempdir().expect("temp dir");
+    write_known_data(files.path());
+    let loaded = signalwatch(
+        files.path(),
+        &["import", "--database-url", &database.url, "."],
+    )
+    .await;
+
+    assert!(loaded.success, "{loaded:?}");
+    assert!(
+        loaded
+            .stdout
+            .contains("a server is running on this database"),
+        "the database still counts as served: {}",
+        loaded.stdout
+    );
+    let app = server.app();
+    let team = app.create_team_with(json!({ "credits": 1_000 })).await;
+    assert_every_signal_of_the_files_is_listed(&app, &team.key, files.path()).await;
+    conn.close().await.expect("close");
+}
+
+async fn a_lock_taken_meanwhile_stops_the_server(backend: Backend) {
+    let database = backend.fresh_database().await;
+    let mut server = ServerProcess::start(&database.url, Role::All, &[]).await;
+    let mut conn = PgConnection::connect(&database.url).await.expect("connect");
+
+    // The session ends, and before the server holds the lock again, the lock is taken
+    // exclusively, as a bulk load takes it (tried again should the server be first).
+    let until = Instant::now() + LOCK_AGAIN_DEADLINE;
+    loop {
+        let holders = serving_lock_holders(&mut conn).await;
+        for pid in holders {
+            sqlx::query("SELECT pg_terminate_backend($1)")
+                .bind(pid)
+                .execute(&mut conn)
+                .await
+                .expect("terminate the session");
+        }
+        if take_serving_lock_exclusively(&mut conn).await {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "the lock was taken: {}",
+            server.log()
+        );
+    }
+    let status = server.wait_for_exit(LOCK_AGAIN_DEADLINE).await;
+
+    assert!(!status.success(), "the server fails: {status:?}");
+    assert!(
+        server.log().contains("an import took the lock"),
+        "the server says why it stops: {}",
+        server.log()
+    );
+    conn.close().await.expect("close");
+}
+
+/// Tries for a second to take the serving lock exclusively on `conn`'s session.
+async fn take_serving_lock_exclusively(conn: &mut PgConnection) -> bool {
+    let until = Instant::now() + Duration::from_secs(1);
+    while Instant::now() < until {
+        let taken: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock(($1 << 32) | $2)")
+            .bind(SERVING_LOCK_KEY.0)
+            .bind(SERVING_LOCK_KEY.1)
+            .fetch_one(&mut *conn)
+            .await
+            .expect("advisory lock");
+        if taken {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+/// The backends holding the serving lock of the connection's database.
+async fn serving_lock_holders(conn: &mut PgConnection) -> Vec<i32> {
+    sqlx::query_scalar(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted \
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) \
+         AND classid::bigint = $1 AND objid::bigint = $2 ORDER BY pid",
+    )
+    .bind(SERVING_LOCK_KEY.0)
+    .bind(SERVING_LOCK_KEY.1)
+    .fetch_all(conn)
+    .await
+    .expect("pg_locks")
 }
 
 /// Each signal list counts as many signals as its import file in `dir` holds records.
