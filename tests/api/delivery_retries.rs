@@ -9,7 +9,9 @@ use crate::delivery_support::{
 };
 use crate::each_backend;
 use crate::support::Backend;
+use crate::support::process::{Role, ServerProcess};
 use crate::support::receiver::{Answer, Receiver};
+use signalwatch::store::Db;
 
 each_backend!(
     a_500_is_retried_with_the_same_event_id_and_charged_once_when_it_succeeds,
@@ -21,6 +23,7 @@ each_backend!(
     a_429_with_retry_after_waits_at_least_that_long_and_is_charged_once_when_it_succeeds,
     a_refused_connection_is_retried_on_schedule_then_failed_and_costs_nothing,
     a_retry_falling_due_while_the_monitor_is_paused_waits_and_goes_out_after_it_resumes,
+    a_delivery_held_for_more_than_seven_days_is_failed_and_never_sent,
 );
 
 const ROUND: &str = "f3000000-0000-4000-8000-000000000001";
@@ -215,4 +218,44 @@ async fn a_retry_falling_due_while_the_monitor_is_paused_waits_and_goes_out_afte
     w.wait_for_credits(before - 1).await;
     let delivery = w.wait_for_delivery("done").await;
     assert_eq!(attempt_statuses(&delivery), [Some(500), Some(200)]);
+}
+
+async fn a_delivery_held_for_more_than_seven_days_is_failed_and_never_sent(backend: Backend) {
+    let w = Watching::start(backend, &[]).await;
+    w.set_credits(0).await;
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+    w.wait_for_delivery("pending").await;
+
+    // Eight days pass with the delivery held; a worker starting now looks at it at once.
+    age_deliveries(&w.app.database_url, 8 * DAY_MS).await;
+    let _worker = ServerProcess::start(&w.app.database_url, Role::Worker, &[]).await;
+
+    let failed = w.wait_for_delivery("failed").await;
+    assert_eq!(attempt_statuses(&failed), Vec::new(), "never attempted");
+    w.set_credits(5).await;
+    assert_stays_at(&w.receiver, 0, Duration::from_secs(1)).await;
+    assert_eq!(w.credits().await, 5, "nothing charged");
+}
+
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// Moves every delivery's queueing and due times `by_ms` into the past.
+async fn age_deliveries(database_url: &str, by_ms: i64) {
+    let db = Db::connect(database_url).await.expect("database");
+    let sql = "UPDATE deliveries SET created_at = created_at - $1, \
+               next_attempt_at = next_attempt_at - $1";
+    let aged = match &db {
+        Db::Sqlite(sqlite) => sqlx::query(sql)
+            .bind(by_ms)
+            .execute(sqlite.pool())
+            .await
+            .map(|done| done.rows_affected()),
+        Db::Postgres(pool) => sqlx::query(sql)
+            .bind(by_ms)
+            .execute(pool)
+            .await
+            .map(|done| done.rows_affected()),
+    };
+    assert_eq!(aged.expect("aged"), 1, "one delivery");
+    db.close().await;
 }
