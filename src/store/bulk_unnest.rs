@@ -108,6 +108,15 @@ fn unnest_sql(stmt: &RowStatement<'_>, types: &[&str], first: usize) -> Option<S
     Some(format!("{head}{select}{}", stmt.tail))
 }
 
+/// `sql` (from [`prepare`]) with its first array read through a scalar subquery, which the
+/// planner does not look into: it then estimates the same rows for any batch, where it would
+/// count each batch's elements, and PostgreSQL's plan cache, finding every plan of the
+/// statement costed alike, keeps one generic plan instead of planning each execution again for
+/// its number of rows. Only for statements whose plan does not depend on that number.
+pub(super) fn planned_once(sql: &str) -> String {
+    sql.replacen("UNNEST($1::", "UNNEST((SELECT $1)::", 1)
+}
+
 /// The SQL and the column arrays of `stmt` over `values`, when it can be written over UNNEST.
 pub(super) fn prepare<'a>(
     stmt: &RowStatement<'_>,

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use super::bulk::{RowStatement, Val, execute_in, execute_rows, fetch_rows, select_in};
 use super::bulk_chain::Chain;
 use super::bulk_links::{LinkRows, STAGED_COMPANIES, STAGED_TAGS, note_restored};
+use super::bulk_unnest;
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
 
@@ -223,8 +224,14 @@ async fn upsert_rows(
             rowids: HashMap::new(),
         });
     }
-    if postgres {
-        let written: Vec<(String, bool)> = fetch_rows(tx, &stmt, &values).await?;
+    if let Tx::Postgres(t) = &mut *tx
+        && let Some((sql, columns)) = bulk_unnest::prepare(&stmt, &values, stmt.width())
+    {
+        // An insert of one row each from arrays, one index look-up of its company each: the
+        // same plan for every batch, planned once (see `planned_once`).
+        let sql = bulk_unnest::planned_once(&sql);
+        let q = sqlx::query_as::<_, (String, bool)>(sqlx::AssertSqlSafe(sql));
+        let written = bulk_unnest::bind_as(q, columns).fetch_all(&mut **t).await?;
         return Ok(Upserted {
             inserted: written
                 .into_iter()
