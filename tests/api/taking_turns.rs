@@ -132,31 +132,8 @@ async fn an_import_into_an_empty_database_a_server_runs_on_stores_its_records_ba
 ) {
     let database = backend.fresh_database().await;
     let server = ServerProcess::start(&database.url, Role::All, &[]).await;
-    let files = tempfile::tempdir().expect("temp dir");
-    write_known_data(files.path());
 
-    let loaded = signalwatch(
-        files.path(),
-        &["import", "--database-url", &database.url, "."],
-    )
-    .await;
-
-    assert!(loaded.success, "{loaded:?}");
-    assert!(
-        loaded
-            .stdout
-            .contains("a server is running on this database"),
-        "the import says why it does not load in bulk: {}",
-        loaded.stdout
-    );
-    assert!(
-        !loaded.stdout.contains("indexes built after"),
-        "no bulk load beside a running server: {}",
-        loaded.stdout
-    );
-    let app = server.app();
-    let team = app.create_team_with(json!({ "credits": 1_000 })).await;
-    assert_every_signal_of_the_files_is_listed(&app, &team.key, files.path()).await;
+    import_beside(&server, &database.url).await;
 }
 
 async fn the_serving_lock_is_taken_again(backend: Backend) {
@@ -189,25 +166,7 @@ async fn the_serving_lock_is_taken_again(backend: Backend) {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let files = tempfile::tempdir().expect("temp dir");
-    write_known_data(files.path());
-    let loaded = signalwatch(
-        files.path(),
-        &["import", "--database-url", &database.url, "."],
-    )
-    .await;
-
-    assert!(loaded.success, "{loaded:?}");
-    assert!(
-        loaded
-            .stdout
-            .contains("a server is running on this database"),
-        "the database still counts as served: {}",
-        loaded.stdout
-    );
-    let app = server.app();
-    let team = app.create_team_with(json!({ "credits": 1_000 })).await;
-    assert_every_signal_of_the_files_is_listed(&app, &team.key, files.path()).await;
+    import_beside(&server, &database.url).await;
     conn.close().await.expect("close");
 }
 
@@ -278,6 +237,36 @@ async fn serving_lock_holders(conn: &mut PgConnection) -> Vec<i32> {
     .fetch_all(conn)
     .await
     .expect("pg_locks")
+}
+
+/// Imports the known data set into the empty database `server` runs on: the import stores it
+/// the ordinary way and says why, and the server lists every record.
+async fn import_beside(server: &ServerProcess, database_url: &str) {
+    let files = tempfile::tempdir().expect("temp dir");
+    write_known_data(files.path());
+
+    let loaded = signalwatch(
+        files.path(),
+        &["import", "--database-url", database_url, "."],
+    )
+    .await;
+
+    assert!(loaded.success, "{loaded:?}");
+    assert!(
+        loaded
+            .stdout
+            .contains("a server is running on this database"),
+        "the import says why it does not load in bulk: {}",
+        loaded.stdout
+    );
+    assert!(
+        !loaded.stdout.contains("indexes built after"),
+        "no bulk load beside a running server: {}",
+        loaded.stdout
+    );
+    let app = server.app();
+    let team = app.create_team_with(json!({ "credits": 1_000 })).await;
+    assert_every_signal_of_the_files_is_listed(&app, &team.key, files.path()).await;
 }
 
 /// Each signal list counts as many signals as its import file in `dir` holds records.
