@@ -210,6 +210,21 @@ mod tests {
     }
 
     #[test]
+    fn a_statement_planned_once_reads_its_first_array_through_a_subquery() {
+        let stmt = RowStatement {
+            head: "INSERT INTO t (a, b) VALUES ",
+            template: "(?, ?)",
+            tail: "",
+        };
+        let sql = unnest_sql(&stmt, &["text", "text"], 1).expect("unnest");
+        assert_eq!(
+            planned_once(&sql),
+            "INSERT INTO t (a, b) SELECT u1, u2 \
+             FROM UNNEST((SELECT $1)::text[], $2::text[]) AS u(u1, u2)"
+        );
+    }
+
+    #[test]
     fn mixed_value_types_in_a_column_are_refused() {
         let values = [Val::Int(Some(1)), Val::Text(None)];
         assert!(columns(&values, 1).is_none());
