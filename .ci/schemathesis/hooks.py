@@ -18,7 +18,9 @@ they reach every phase's cases (the coverage phase runs no `map_*` hook):
 - CSV uploads. A CSV needs a header naming a company's name, website or LinkedIn page, and no
   row longer than its header; a generated CSV whose header names none gets a `company_name`
   column first, valued in every row that is not blank (a file of only a header gets a row), and
-  a header shorter than a row gets more columns.
+  a header shorter than a row gets more columns. A company's name, website or LinkedIn URL holds
+  no NUL character (the request body's description says so): NUL characters drawn into a CSV
+  are left out (the JSON body's schema states the same rule with a pattern).
 - Webhook endpoints. Generated webhook URLs name hosts anywhere on the internet; the run must
   send traffic only to this machine, so a URL the document accepts is pointed at a local port
   where nothing listens (the server runs with private webhooks allowed).
@@ -140,13 +142,13 @@ def _blank(line):
 
 
 def _identified_csv(body):
-    """A CSV upload made well formed in the two ways the schema (a string) cannot state: its
+    """A CSV upload made well formed in the ways the schema (a string) cannot state: no NUL, its
     header names a company's name, website or LinkedIn page (else a `company_name` column is put
     first, valued in every row that is not blank: blank rows are skipped by the server and stay
     blank; a header with one and no row that is not blank gets a row of `Acme`), and no row has more fields than the header (else the header gets as many more
     columns, named `st_extra_1`, `st_extra_2`, ...). Fields are counted by commas, so a quoted
     comma may add a column the rows do not fill, which is allowed."""
-    lines = body.split("\n")
+    lines = body.replace("\x00", "").split("\n")
     if not any(_normalized(cell) in IDENTIFIERS for cell in lines[0].split(",")):
         data = [line if _blank(line) else "Acme," + line for line in lines[1:]]
         if all(_blank(line) for line in data):

@@ -29,7 +29,7 @@ const ENDPOINT: &str = "csv.enrichment";
         ("timeout" = Option<i64>, Query, description = "For CSV and multipart uploads: seconds to wait, 1-30 (default 30)"),
         ("fileName" = Option<String>, Query, description = "For CSV and multipart uploads: label of the job"),
     ),
-    request_body(description = "The companies: JSON, a CSV file with a header row, or a multipart form with the CSV in `file`",
+    request_body(description = "The companies: JSON, a CSV file with a header row, or a multipart form with the CSV in `file`. A company's name, website or LinkedIn URL holds no NUL character",
         content(
             (super::body::CreateJobBody = "application/json"),
             (String = "text/csv"),
@@ -37,7 +37,7 @@ const ENDPOINT: &str = "csv.enrichment";
         )),
     responses(
         (status = 200, description = "Job accepted for 1 credit: `{jobId, detectedMapping}`, or with `wait=true` and the job done in time, the whole job with its first page of results", body = crate::service::enrichment::views::CreatedJob),
-        (status = 400, description = "`invalid_company_payload` (no companies, more than 1,000, or one without identifier), or a bad option, body or content type", body = crate::http::openapi::ErrorBody),
+        (status = 400, description = "`invalid_company_payload` (no companies, more than 1,000, one without identifier, or an identifier holding a NUL character), or a bad option, body or content type", body = crate::http::openapi::ErrorBody),
         (status = 402, description = "`insufficient_credits`: balance 0, nothing charged", body = crate::http::openapi::ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = crate::http::openapi::ErrorBody),
         crate::http::openapi::AuthErrors,
