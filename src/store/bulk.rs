@@ -124,10 +124,40 @@ pub async fn fetch_rows<T>(
 where
     T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin,
 {
+    fetch_rows_planned(tx, stmt, values, false).await
+}
+
+/// As [`fetch_rows`], for a statement whose plan is the same for any number of rows: on
+/// PostgreSQL it is planned once per connection instead of for each batch
+/// (`bulk_unnest::planned_once`).
+pub async fn fetch_rows_planned_once<T>(
+    tx: &mut Tx,
+    stmt: &RowStatement<'_>,
+    values: &[Val<'_>],
+) -> Result<Vec<T>, StoreError>
+where
+    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin,
+{
+    fetch_rows_planned(tx, stmt, values, true).await
+}
+
+async fn fetch_rows_planned<T>(
+    tx: &mut Tx,
+    stmt: &RowStatement<'_>,
+    values: &[Val<'_>],
+    once: bool,
+) -> Result<Vec<T>, StoreError>
+where
+    T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin,
+{
     let width = stmt.width().max(1);
     if let (Tx::Postgres(t), false) = (&mut *tx, values.is_empty())
         && let Some((sql, columns)) = super::bulk_unnest::prepare(stmt, values, width)
     {
+        let sql = match once {
+            true => super::bulk_unnest::planned_once(&sql),
+            false => sql,
+        };
         let q = sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql));
         return Ok(super::bulk_unnest::bind_as(q, columns)
             .fetch_all(&mut **t)

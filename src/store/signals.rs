@@ -3,10 +3,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::bulk::{RowStatement, Val, execute_in, execute_rows, fetch_rows, select_in};
+use super::bulk::{
+    RowStatement, Val, execute_in, execute_rows, fetch_rows, fetch_rows_planned_once, select_in,
+};
 use super::bulk_chain::Chain;
 use super::bulk_links::{LinkRows, STAGED_COMPANIES, STAGED_TAGS, note_restored};
-use super::bulk_unnest;
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
 
@@ -224,14 +225,10 @@ async fn upsert_rows(
             rowids: HashMap::new(),
         });
     }
-    if let Tx::Postgres(t) = &mut *tx
-        && let Some((sql, columns)) = bulk_unnest::prepare(&stmt, &values, stmt.width())
-    {
+    if postgres {
         // An insert of one row each from arrays, one index look-up of its company each: the
-        // same plan for every batch, planned once (see `planned_once`).
-        let sql = bulk_unnest::planned_once(&sql);
-        let q = sqlx::query_as::<_, (String, bool)>(sqlx::AssertSqlSafe(sql));
-        let written = bulk_unnest::bind_as(q, columns).fetch_all(&mut **t).await?;
+        // same plan for every batch, so planned once.
+        let written: Vec<(String, bool)> = fetch_rows_planned_once(tx, &stmt, &values).await?;
         return Ok(Upserted {
             inserted: written
                 .into_iter()
