@@ -7,5 +7,6 @@ pub mod digest;
 pub mod dispatch;
 pub mod email;
 pub mod event;
+mod floors;
 pub mod guard;
 pub mod worker;

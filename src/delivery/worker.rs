@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::dispatch::Dispatcher;
+use super::floors::Floors;
 use crate::domain::time::now_ms;
 use crate::store::deliveries::{
     AttemptRecord, Claim, claim_due, expire_held, extend_leases, record_attempts, release,
@@ -53,6 +54,8 @@ struct Ledger {
     outcomes: mpsc::Receiver<Outcome>,
     /// Outcomes in, not recorded yet.
     answered: Vec<AttemptRecord>,
+    /// Where each webhook's claims seek from.
+    floors: Floors,
 }
 
 /// Runs until `shutdown`; attempts in flight then finish and are recorded (within the lease
@@ -117,6 +120,7 @@ impl Ledger {
             sender,
             outcomes,
             answered: Vec::new(),
+            floors: Floors::default(),
         }
     }
 
@@ -187,13 +191,16 @@ impl Ledger {
             return Ok(0);
         }
         let dispatcher = &self.dispatcher;
+        let now = now_ms();
+        self.floors.refresh_if_due(dispatcher.db(), now).await;
         let claim = Claim {
             owner: dispatcher.owner(),
-            now: now_ms(),
+            now,
             lease_ms: dispatcher.lease_ms(),
             limit: room.min(256) as i64,
             per_webhook: PER_ENDPOINT as i64,
             busy: &self.open,
+            floors: self.floors.get(),
         };
         let claimed = claim_due(dispatcher.db(), &claim).await?;
         let mut extra = Vec::new();

@@ -13,8 +13,10 @@ use sqlx::FromRow;
 
 mod claim_postgres;
 mod claim_sqlite;
+mod floors;
 mod records;
 
+pub use floors::earliest_pending;
 pub use records::{AttemptRecord, record_attempts};
 
 use super::bulk::{Val, execute_in};
@@ -75,6 +77,10 @@ pub struct Claim<'a> {
     pub per_webhook: i64,
     /// Requests open now, per webhook (a webhook at `per_webhook` gets nothing).
     pub busy: &'a HashMap<String, usize>,
+    /// Per webhook, the earliest `next_attempt_at` the claim seeks from (see `floors`); a
+    /// webhook without one is sought from the start. A pending row below its webhook's floor is
+    /// passed over until the worker reads the floors again.
+    pub floors: &'a HashMap<String, i64>,
 }
 
 impl Claim<'_> {

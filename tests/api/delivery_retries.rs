@@ -24,6 +24,7 @@ each_backend!(
     a_refused_connection_is_retried_on_schedule_then_failed_and_costs_nothing,
     a_retry_falling_due_while_the_monitor_is_paused_waits_and_goes_out_after_it_resumes,
     a_delivery_held_for_more_than_seven_days_is_failed_and_never_sent,
+    a_delivery_committed_long_after_it_was_stamped_still_goes_out,
 );
 
 const ROUND: &str = "f3000000-0000-4000-8000-000000000001";
@@ -227,7 +228,7 @@ async fn a_delivery_held_for_more_than_seven_days_is_failed_and_never_sent(backe
     w.wait_for_delivery("pending").await;
 
     // Eight days pass with the delivery held; a worker starting now looks at it at once.
-    age_deliveries(&w.app.database_url, 8 * DAY_MS).await;
+    set_delivery(&w.app.database_url, "pending", -8 * DAY_MS).await;
     let _worker = ServerProcess::start(&w.app.database_url, Role::Worker, &[]).await;
 
     let failed = w.wait_for_delivery("failed").await;
@@ -237,25 +238,48 @@ async fn a_delivery_held_for_more_than_seven_days_is_failed_and_never_sent(backe
     assert_eq!(w.credits().await, 5, "nothing charged");
 }
 
+async fn a_delivery_committed_long_after_it_was_stamped_still_goes_out(backend: Backend) {
+    let w = Watching::start(backend, &["--role", "api"]).await;
+    w.set_credits(0).await;
+    w.ingest("funding", json!([acme_round(ROUND)])).await;
+    let _worker = ServerProcess::start(&w.app.database_url, Role::Worker, &FAST).await;
+    w.wait_for_delivery("pending").await;
+
+    // The worker seeks each webhook's rows from where its pending rows began when it last
+    // looked. A delivery that was not there then, stamped an hour before it appeared (an ingest
+    // that took that long to commit, or a clock an hour slow), sits below that.
+    set_delivery(&w.app.database_url, "failed", 0).await;
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    set_delivery(&w.app.database_url, "pending", -3_600_000).await;
+    w.set_credits(5).await;
+
+    let got = w.receiver.wait_for(1, SOON).await;
+    assert_eq!(got.len(), 1);
+    w.wait_for_delivery("done").await;
+    w.wait_for_credits(4).await;
+}
+
 const DAY_MS: i64 = 24 * 3600 * 1000;
 
-/// Moves every delivery's queueing and due times `by_ms` into the past.
-async fn age_deliveries(database_url: &str, by_ms: i64) {
+/// Sets the one delivery's status, and moves its due time `by_ms` (queueing time too).
+async fn set_delivery(database_url: &str, status: &str, by_ms: i64) {
     let db = Db::connect(database_url).await.expect("database");
-    let sql = "UPDATE deliveries SET created_at = created_at - $1, \
-               next_attempt_at = next_attempt_at - $1";
-    let aged = match &db {
+    let sql = "UPDATE deliveries SET status = $1, created_at = created_at + $2, \
+               next_attempt_at = next_attempt_at + $2";
+    let set = match &db {
         Db::Sqlite(sqlite) => sqlx::query(sql)
+            .bind(status)
             .bind(by_ms)
             .execute(sqlite.pool())
             .await
             .map(|done| done.rows_affected()),
         Db::Postgres(pool) => sqlx::query(sql)
+            .bind(status)
             .bind(by_ms)
             .execute(pool)
             .await
             .map(|done| done.rows_affected()),
     };
-    assert_eq!(aged.expect("aged"), 1, "one delivery");
+    assert_eq!(set.expect("set"), 1, "one delivery");
     db.close().await;
 }

@@ -8,26 +8,31 @@
 //! SQLite, so both backends send the same rows.
 //!
 //! Only rows the claim may lease are locked: the room per webhook bounds each seek, so a claim
-//! never locks the whole due backlog to lease a few of it.
+//! never locks the whole due backlog to lease a few of it. Each seek starts at its webhook's
+//! floor (`floors`), past the index entries of rows already sent.
 
 use super::{Claim, ClaimedDelivery, claimed_columns};
 use crate::store::{Db, StoreError};
 
 /// The claim. Parameters: $1 now, $2 lease end, $3 owner, $4 most rows in all, $5 most open per
-/// webhook, $6/$7 webhooks with requests open and how many.
+/// webhook, $6/$7 webhooks with requests open and how many, $8/$9 webhooks with a floor and
+/// their floors (each webhook's seek starts at its floor: `floors`).
 const CLAIM: &str = concat!(
     "WITH room AS (\
-     SELECT w.id AS webhook_id, $5::bigint - COALESCE(b.open, 0) AS room \
+     SELECT w.id AS webhook_id, $5::bigint - COALESCE(b.open, 0) AS room, \
+     COALESCE(f.floor, -9223372036854775807) AS floor \
      FROM webhooks w JOIN teams wt ON wt.id = w.team_id \
      LEFT JOIN monitors wm ON wm.id = w.monitor_id \
      LEFT JOIN UNNEST($6::text[], $7::bigint[]) AS b(webhook_id, open) ON b.webhook_id = w.id \
+     LEFT JOIN UNNEST($8::text[], $9::bigint[]) AS f(webhook_id, floor) ON f.webhook_id = w.id \
      WHERE w.active AND wt.credits > 0 AND wt.subscription_status IN ('active', 'trialing') \
      AND (w.monitor_id IS NULL OR wm.active)), \
      paid AS (\
      SELECT x.id, x.next_attempt_at FROM room r CROSS JOIN LATERAL (\
      SELECT y.id, y.next_attempt_at FROM deliveries y \
      JOIN teams tm ON tm.id = y.team_id LEFT JOIN monitors m ON m.id = y.monitor_id \
-     WHERE y.webhook_id = r.webhook_id AND y.status = 'pending' AND y.next_attempt_at <= $1 \
+     WHERE y.webhook_id = r.webhook_id AND y.status = 'pending' \
+     AND y.next_attempt_at >= r.floor AND y.next_attempt_at <= $1 \
      AND (y.lease_until IS NULL OR y.lease_until < $1) \
      AND (y.free OR (tm.credits > 0 AND tm.subscription_status IN ('active', 'trialing') \
      AND (y.monitor_id IS NULL OR m.active))) \
@@ -58,6 +63,11 @@ pub async fn claim_due_postgres(
         .filter(|(_, open)| **open > 0)
         .map(|(id, open)| (id.as_str(), *open as i64))
         .unzip();
+    let (floor_ids, floors): (Vec<&str>, Vec<i64>) = claim
+        .floors
+        .iter()
+        .map(|(id, floor)| (id.as_str(), *floor))
+        .unzip();
     let Db::Postgres(pool) = db else {
         return Err(StoreError::UnsupportedUrl);
     };
@@ -72,6 +82,8 @@ pub async fn claim_due_postgres(
         .bind(claim.per_webhook)
         .bind(&busy_ids)
         .bind(&busy_open)
+        .bind(&floor_ids)
+        .bind(&floors)
         .fetch_all(pool)
         .await?)
 }

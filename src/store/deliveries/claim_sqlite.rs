@@ -23,7 +23,8 @@ struct Due {
 /// The search: per active webhook of a live team with credits (and an active monitor, if any),
 /// its oldest due, unleased rows; and apart, due free rows of any active webhook. Every row still
 /// passes the per-delivery rule of the PostgreSQL claim (its own team and monitor), so the two
-/// backends send the same rows. Parameters: $1 now, $2… webhooks to skip.
+/// backends send the same rows. Parameters: $1 now, $2 the floors (a JSON object of webhook id
+/// to floor; each webhook's seek starts at its floor, as on PostgreSQL), $3… webhooks to skip.
 ///
 /// The rows per webhook are written into the text, not bound: SQLite plans with a bound `LIMIT`'s
 /// value, so it prepares such a statement again at every run (a claim round can run hundreds of
@@ -32,7 +33,7 @@ fn due_sql(per_webhook: i64, skip: usize) -> String {
     let skip = if skip == 0 {
         String::new()
     } else {
-        format!(" AND w.id NOT IN ({})", placeholders(2, skip))
+        format!(" AND w.id NOT IN ({})", placeholders(3, skip))
     };
     format!(
         "WITH due AS (\
@@ -41,6 +42,8 @@ fn due_sql(per_webhook: i64, skip: usize) -> String {
          LEFT JOIN monitors wm ON wm.id = w.monitor_id \
          JOIN deliveries x ON x.id IN (SELECT y.id FROM deliveries y \
          WHERE y.webhook_id = w.id AND y.status = 'pending' AND y.next_attempt_at <= $1 \
+         AND y.next_attempt_at >= COALESCE(json_extract($2, '$.\"' || w.id || '\"'), \
+         -9223372036854775807) \
          AND (y.lease_until IS NULL OR y.lease_until < $1) ORDER BY y.next_attempt_at LIMIT {per_webhook}) \
          WHERE w.active AND wt.credits > 0 AND wt.subscription_status IN ('active', 'trialing') \
          AND (w.monitor_id IS NULL OR wm.active){skip} \
@@ -94,8 +97,11 @@ pub async fn claim_due_sqlite(
 
 async fn search(db: &Db, claim: &Claim<'_>, full: &[&str]) -> Result<Vec<Due>, StoreError> {
     let sql = due_sql(claim.per_webhook, full.len());
+    let floors = serde_json::json!(claim.floors).to_string();
     Ok(on_db!(db, |pool| {
-        let mut q = sqlx::query_as::<_, Due>(sqlx::AssertSqlSafe(sql)).bind(claim.now);
+        let mut q = sqlx::query_as::<_, Due>(sqlx::AssertSqlSafe(sql))
+            .bind(claim.now)
+            .bind(&floors);
         for id in full {
             q = q.bind(*id);
         }
@@ -146,6 +152,7 @@ mod tests {
             limit: 3,
             per_webhook: 2,
             busy: &busy,
+            floors: &HashMap::new(),
         };
         let found = vec![
             due("a2", "a", 2),
