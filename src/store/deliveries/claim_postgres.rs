@@ -3,7 +3,9 @@
 //! up to the room the webhook has left in this process, locks them with `FOR UPDATE SKIP LOCKED`
 //! (rows another worker is claiming at this moment are passed over, never waited for), and
 //! leases them, returning each with its webhook's address and secret and its event's body.
-//! Free rows (test events, replays) are sought apart on `deliveries_due_free`.
+//! Free rows (test events, replays) are sought apart on `deliveries_due_free`. Each event and
+//! webhook of a claim is read once, however many of its deliveries were leased (an event goes to
+//! each webhook that wants it, so a claim holds far fewer events than deliveries).
 //! Each row still passes the per-delivery rule (its own team's credits and its monitor), as on
 //! SQLite, so both backends send the same rows.
 //!
@@ -45,11 +47,19 @@ const CLAIM: &str = concat!(
      AND (y.lease_until IS NULL OR y.lease_until < $1) AND w.active \
      AND COALESCE(b.open, 0) < $5::bigint \
      ORDER BY y.next_attempt_at LIMIT $5::bigint FOR UPDATE OF y SKIP LOCKED), \
-     picked AS (SELECT id, next_attempt_at FROM paid UNION SELECT id, next_attempt_at FROM free) \
-     UPDATE deliveries d SET lease_until = $2, lease_owner = $3, updated_at = $1 \
-     FROM (SELECT id FROM picked ORDER BY next_attempt_at LIMIT $4::bigint) p, webhooks w, events e \
-     WHERE d.id = p.id AND w.id = d.webhook_id AND e.id = d.event_id RETURNING ",
-    claimed_columns!()
+     picked AS (SELECT id, next_attempt_at FROM paid UNION SELECT id, next_attempt_at FROM free), \
+     leased AS (UPDATE deliveries d SET lease_until = $2, lease_owner = $3, updated_at = $1 \
+     FROM (SELECT id FROM picked ORDER BY next_attempt_at LIMIT $4::bigint) p WHERE d.id = p.id \
+     RETURNING d.id, d.webhook_id, d.team_id, d.monitor_id, d.event_id, d.event_type, d.free, \
+     d.max_attempts, d.attempt_count), \
+     leased_events AS MATERIALIZED (SELECT id, data, created_at FROM events \
+     WHERE id IN (SELECT event_id FROM leased)), \
+     leased_webhooks AS MATERIALIZED (SELECT id, endpoint_url, secret FROM webhooks \
+     WHERE id IN (SELECT webhook_id FROM leased)) \
+     SELECT ",
+    claimed_columns!(),
+    " FROM leased d JOIN leased_webhooks w ON w.id = d.webhook_id \
+     JOIN leased_events e ON e.id = d.event_id"
 );
 
 /// Leases what the webhooks have room for, oldest first, at most `claim.limit`.
