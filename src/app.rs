@@ -1,6 +1,7 @@
 //! Builds the whole service: database, migrations, HTTP router and background workers, all
 //! stopped by one shutdown signal. Tests start the real thing on port 0 through [`Application`].
 
+use anyhow::Context as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,8 +47,10 @@ impl Application {
         if config.allow_private_webhooks {
             tracing::warn!("private webhook addresses are allowed: use this only in development");
         }
-        let db = Db::connect_with(&config.database.database_url, &config.pool_settings()).await?;
-        db.migrate().await?;
+        let db = Db::connect_with(&config.database.database_url, &config.pool_settings())
+            .await
+            .context("opening the database")?;
+        db.migrate().await.context("migrating the database")?;
         crate::service::bulk_load::refuse_half_loaded(&db).await?;
         let listener = if config.role.runs_api() {
             Some(TcpListener::bind(&config.listen).await?)
@@ -60,7 +63,11 @@ impl Application {
         }
         let dispatcher = Arc::new(Dispatcher::new(db.clone(), &config)?);
         let redis_url = config.redis_url.as_ref().map(|s| s.0.as_str());
-        let limiter = Arc::new(RateLimiter::connect(&db, redis_url).await?);
+        let limiter = Arc::new(
+            RateLimiter::connect(&db, redis_url)
+                .await
+                .context("setting up the rate limiter")?,
+        );
         let research = Researcher::new(&config)?;
         let collectors = Collectors::new(&config)?;
         // Signal ingests arrive only through the API.

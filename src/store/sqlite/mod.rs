@@ -54,6 +54,11 @@ impl SqliteDb {
             // Statement journals of multi-row writes stay in memory, not in temp files.
             .pragma("temp_store", "memory")
             .foreign_keys(true);
+        // The first connection to a new file turns it to WAL, which needs the file alone, and
+        // SQLite does not wait for that: a process opening a new file while another one did
+        // failed at once with "database is locked". Opening waits for the migration lock, as
+        // migrating does; once the file is in WAL, opening it takes nothing alone.
+        let opening = lock_file::MigrationLock::acquire(&options).await?;
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(30))
@@ -61,6 +66,7 @@ impl SqliteDb {
             .test_before_acquire(false)
             .connect_with(options)
             .await?;
+        drop(opening);
         let gate = WriteGate::new(pool.clone());
         Ok(SqliteDb { pool, gate })
     }
