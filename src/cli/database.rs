@@ -51,6 +51,21 @@ impl Location {
 /// Opens and migrates the database at `url`, printing to stderr which one it is. A SQLite file
 /// that does not exist is created only when `create` is set.
 pub async fn open(url: &str, create: bool) -> anyhow::Result<Db> {
+    let db = open_unmigrated(url, create).await?;
+    migrate(&db).await?;
+    Ok(db)
+}
+
+/// Brings the schema of `db` up to date.
+pub async fn migrate(db: &Db) -> anyhow::Result<()> {
+    db.migrate()
+        .await
+        .context("cannot bring the database schema up to date")
+}
+
+/// As [`open`], without the migrations: for a command that first waits for its turn (a migration
+/// may wait for the write lock an import holds, in silence).
+pub async fn open_unmigrated(url: &str, create: bool) -> anyhow::Result<Db> {
     let location = Location::of(url).with_context(|| {
         "unsupported database URL: expected sqlite://PATH or postgres://… \
          (--database-url or SIGNALWATCH_DATABASE_URL)"
@@ -84,9 +99,6 @@ pub async fn open(url: &str, create: bool) -> anyhow::Result<Db> {
             }
             _ => anyhow::anyhow!("cannot open the database: {err}"),
         })?;
-    db.migrate()
-        .await
-        .context("cannot bring the database schema up to date")?;
     Ok(db)
 }
 

@@ -38,7 +38,7 @@ pub struct ImportArgs {
 pub async fn run(args: ImportArgs) -> anyhow::Result<()> {
     // The files first: a wrong path is reported before any database is opened or created.
     let files = plan_files(&args.path)?;
-    let db = database::open(&args.database.database_url, args.create).await?;
+    let db = database::open_unmigrated(&args.database.database_url, args.create).await?;
     let outcome = import_all(&db, &files).await;
     db.close().await;
     let (total, refused) = outcome?;
@@ -49,14 +49,19 @@ pub async fn run(args: ImportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Waits until no other import writes to the database, then loads the files; returns the
-/// records read and refused.
+/// Waits until no other import writes to the database, then brings its schema up to date and
+/// loads the files; returns the records read and refused. The turn comes first: migrating
+/// waits for the write lock of an import under way, which would keep this one waiting without
+/// saying so.
 async fn import_all(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(usize, usize)> {
     let turn = wait_for_turn(db, || {
         println!("another import into this database is running: waiting for it to end")
     })
     .await?;
-    let outcome = import_in_turn(db, files).await;
+    let outcome = match database::migrate(db).await {
+        Ok(()) => import_in_turn(db, files).await,
+        Err(err) => Err(err),
+    };
     turn.release().await;
     outcome
 }
