@@ -58,10 +58,11 @@ async fn import_all(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Result<(u
         println!("another import into this database is running: waiting for it to end")
     })
     .await?;
-    let outcome = match database::migrate(db).await {
-        Ok(()) => import_in_turn(db, files).await,
-        Err(err) => Err(err),
-    };
+    let outcome = async {
+        database::migrate(db).await?;
+        import_in_turn(db, files).await
+    }
+    .await;
     turn.release().await;
     outcome
 }

@@ -4,11 +4,10 @@
 //!
 //! A pending row is passed over only while it sits below its webhook's floor, and the floors
 //! are read again every [`REFRESH`], when every pending row counts once more; so a row is at
-//! worst late by one refresh, never lost. Only two kinds of row can sit below a floor: one
-//! whose ingest committed more than [`MARGIN_MS`] after it was stamped (or under a clock that
-//! far behind the worker's), and none other: a retry is scheduled in the future, a row whose
-//! lease runs out or is given back was pending (leased) at the read and so bounds the floor,
-//! and a replay is stamped now.
+//! worst late by one refresh, never lost. Only a row stamped more than [`MARGIN_MS`] before it
+//! was committed (a slow ingest, or a clock that far behind the worker's) can sit below a floor:
+//! a retry is scheduled in the future, a row whose lease runs out or is given back was pending
+//! (leased) at the read and so bounds the floor, and a replay is stamped now.
 
 use std::collections::HashMap;
 use std::time::Duration;
