@@ -1,6 +1,7 @@
 //! The SQLite side of a database handle: its pool, its write gate, and transactions that hold
 //! the gate until they end.
 
+mod allocator;
 mod checkpoint;
 mod gate;
 pub(crate) mod lock_file;
@@ -43,6 +44,7 @@ pub struct SqliteTx {
 impl SqliteDb {
     /// Opens `url` (created if missing, WAL), with a gate of its own.
     pub(super) async fn connect(url: &str) -> Result<SqliteDb, StoreError> {
+        allocator::install();
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
