@@ -24,6 +24,13 @@ use super::StoreError;
 /// 2 MiB).
 const WRITER_CACHE_KIB: &str = "-32768";
 
+/// The page size of a database this service creates (an existing file keeps its own). Against
+/// SQLite's 4 KiB: half the pages for the same rows, so half the page look-ups, reads and
+/// writes of the write-ahead log, and shallower trees; a bulk load of scale `m` took a fifth
+/// less time (BENCHMARKS.md), while a random row read copies 8 KiB instead of 4 from the
+/// operating system's cache.
+const PAGE_SIZE: u32 = 8192;
+
 /// A pool of connections to one SQLite database, and the write gate of the handle it belongs
 /// to. Clones share both.
 #[derive(Clone, Debug)]
@@ -47,6 +54,8 @@ impl SqliteDb {
         allocator::install();
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
+            // sqlx sends it first, before the journal mode, so that it holds for a new file.
+            .page_size(PAGE_SIZE)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(30))

@@ -1,5 +1,5 @@
 //! The write gate belongs to the handle: two handles write at once, one handle's writers take
-//! turns.
+//! turns. A file the service creates gets its page size; a file made before keeps its own.
 
 use std::time::Duration;
 
@@ -50,4 +50,34 @@ async fn a_second_write_on_one_handle_waits_until_the_first_ends() {
         .expect("the second writer gets its turn once the first ends")
         .expect("join")
         .expect("second");
+}
+
+async fn page_size(db: &Db) -> i64 {
+    let Db::Sqlite(sqlite) = db else {
+        unreachable!("a SQLite handle")
+    };
+    sqlx::query_scalar("PRAGMA page_size")
+        .fetch_one(sqlite.pool())
+        .await
+        .expect("page size")
+}
+
+#[tokio::test]
+async fn a_new_file_gets_8_kib_pages_and_a_file_made_before_keeps_its_own() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    assert_eq!(page_size(&connected(&dir, "new.db").await).await, 8192);
+
+    // A file of SQLite's default page size, with a table in it, as earlier versions made them.
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("old.db").display());
+    let mut made_before = <sqlx::SqliteConnection as sqlx::Connection>::connect(&url)
+        .await
+        .expect("create the old file");
+    sqlx::query("CREATE TABLE kept (id INTEGER PRIMARY KEY)")
+        .execute(&mut made_before)
+        .await
+        .expect("a table");
+    sqlx::Connection::close(made_before).await.expect("close");
+
+    let reopened = connected(&dir, "old.db").await;
+    assert_eq!(page_size(&reopened).await, 4096);
 }
