@@ -6,6 +6,8 @@ FROM rust:1.95-bookworm AS build
 WORKDIR /src
 # Dependencies first, so that a change to the sources alone reuses their layer.
 COPY Cargo.toml Cargo.lock ./
+# The workspace's other crate (SQLite's allocator), which the service's build needs whole.
+COPY crates ./crates
 RUN mkdir -p src bench \
     && echo 'fn main() {}' > src/main.rs \
     && echo '' > src/lib.rs \
