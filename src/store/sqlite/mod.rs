@@ -25,10 +25,9 @@ use super::StoreError;
 const WRITER_CACHE_KIB: &str = "-32768";
 
 /// The page size of a database this service creates (an existing file keeps its own). Against
-/// SQLite's 4 KiB: half the pages for the same rows, so half the page look-ups, reads and
-/// writes of the write-ahead log, and shallower trees; a bulk load of scale `m` took a fifth
-/// less time (BENCHMARKS.md), while a random row read copies 8 KiB instead of 4 from the
-/// operating system's cache.
+/// SQLite's 4 KiB: half the pages for the same rows, so fewer page look-ups, log frames and
+/// system calls; a bulk load took a fifth less time (BENCHMARKS.md), while a random row read
+/// copies 8 KiB instead of 4 from the operating system's cache.
 const PAGE_SIZE: u32 = 8192;
 
 /// A pool of connections to one SQLite database, and the write gate of the handle it belongs
