@@ -94,8 +94,13 @@ fn header_of(database_url: &str) -> Option<[u8; 20]> {
     Some(header)
 }
 
-/// Serves the database and checks that each list holds each record of its file once.
-async fn assert_each_record_listed_once(files: &Path, database_url: &str) {
+/// Checks that the file is in WAL and whole, then serves it and checks that each list holds
+/// each record of its file once.
+async fn assert_loaded_whole_in_wal(files: &Path, database_url: &str) {
+    assert_eq!(
+        journal_and_integrity(database_url).await,
+        ("wal".to_string(), "ok".to_string())
+    );
     let app = TestApp::start_on(database_url).await;
     let team = app.create_team_with(json!({ "credits": 100_000 })).await;
     for (path, file) in LISTS {
@@ -124,11 +129,7 @@ async fn a_bulk_load_nobody_else_holds_open_writes_without_the_log_and_ends_in_w
         !Path::new(&format!("{file}-journal")).exists(),
         "the load's rollback journal is gone"
     );
-    assert_eq!(
-        journal_and_integrity(&database.url).await,
-        ("wal".to_string(), "ok".to_string())
-    );
-    assert_each_record_listed_once(files.path(), &database.url).await;
+    assert_loaded_whole_in_wal(files.path(), &database.url).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -153,11 +154,7 @@ async fn a_bulk_load_beside_an_open_connection_keeps_the_log_and_says_so() {
     assert!(loaded.stdout.contains(KEPT_LOG), "{}", loaded.stdout);
     drop(held);
     holder.close().await;
-    assert_eq!(
-        journal_and_integrity(&fresh.url).await,
-        ("wal".to_string(), "ok".to_string())
-    );
-    assert_each_record_listed_once(files.path(), &fresh.url).await;
+    assert_loaded_whole_in_wal(files.path(), &fresh.url).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -190,9 +187,5 @@ async fn a_bulk_load_killed_while_it_writes_is_loaded_again_whole_by_the_next_im
         "{}",
         again.stdout
     );
-    assert_eq!(
-        journal_and_integrity(&database.url).await,
-        ("wal".to_string(), "ok".to_string())
-    );
-    assert_each_record_listed_once(files.path(), &database.url).await;
+    assert_loaded_whole_in_wal(files.path(), &database.url).await;
 }
