@@ -82,12 +82,6 @@ async fn import_in_turn(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Resul
                 "bulk load: the database holds no data, so rows are loaded first and the \
                  indexes built after"
             );
-            if load.kept_log {
-                println!(
-                    "another connection holds the database open, so the load writes through \
-                     the write-ahead log (slower; nothing else changes)"
-                );
-            }
             Some(load)
         }
         LoadPath::Ordinary(why) => {

@@ -53,10 +53,6 @@ pub struct BulkLoad {
     pub restarted: bool,
     /// Indexes to build once the rows are in.
     pub deferred_indexes: usize,
-    /// True when the load writes through SQLite's write-ahead log, because another connection
-    /// (another process) held the file open when it started: slower, otherwise the same (see
-    /// `store::bulk_load::tune_loading_connection`).
-    pub kept_log: bool,
     /// The numbers of the load's signal batches, across its files.
     batches: BatchNumbers,
     /// Keeps servers from starting until the load ends.
@@ -118,12 +114,11 @@ pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
         start(db, now_ms()).await?.len()
     };
     let writer = db.own_writer();
-    let kept_log = tune_loading_connection(db, &writer).await?;
+    tune_loading_connection(&writer).await?;
     Ok(LoadPath::Bulk(BulkLoad {
         writer,
         restarted: interrupted,
         deferred_indexes,
-        kept_log,
         batches: BatchNumbers::default(),
         servers_out,
     }))
@@ -163,8 +158,6 @@ impl BulkLoad {
     /// Closes the load's connection and lets servers start again.
     pub async fn close(self) {
         self.writer.close().await;
-        // Checkpoints were paused for the load (`store::bulk_load::write_without_log`).
-        self.writer.resume_checkpoints().await;
         self.servers_out.release().await;
     }
 }

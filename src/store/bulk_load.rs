@@ -221,76 +221,27 @@ async fn secondary_indexes(tx: &mut Tx) -> Result<Vec<SavedIndex>, StoreError> {
 /// a load leaves a half-loaded database, which is started over anyway), a page cache that holds
 /// the loaded tables' primary keys, no memory map (its pages would count against the process),
 /// and index builds sorted on two threads. `writer` must be a pool of one connection
-/// ([`Db::own_writer`] of `db`), which keeps these settings for its life.
-///
-/// The load also writes through a rollback journal instead of the write-ahead log
-/// ([`write_without_log`]) when nothing else holds the file open. Returns true when something
-/// did, and the load keeps the log.
-pub async fn tune_loading_connection(db: &Db, writer: &Db) -> Result<bool, StoreError> {
-    let (Db::Sqlite(main), Db::Sqlite(sqlite)) = (db, writer) else {
-        return Ok(false);
-    };
-    let cache = format!("PRAGMA cache_size = -{LOAD_CACHE_KIB}");
-    for pragma in [
-        "PRAGMA synchronous = OFF",
-        cache.as_str(),
-        "PRAGMA mmap_size = 0",
-        "PRAGMA temp_store = MEMORY",
-        "PRAGMA threads = 2",
-    ] {
-        sqlx::query(sqlx::AssertSqlSafe(pragma.to_string()))
-            .execute(sqlite.pool())
-            .await?;
-    }
-    Ok(!write_without_log(main, sqlite).await?)
-}
-
-/// Turns the database file from WAL to a rollback journal for the load, when nothing but the
-/// load's `writer` holds it open; returns true when it did.
-///
-/// In WAL every page a commit changes is written twice, to the log and, at the next checkpoint,
-/// to the file, and the checkpoint reads it back from the log first. A rollback journal keeps a
-/// copy only of the pages that were in the file before the transaction and changed in it; the
-/// pages a load appends (most of them, in a file that starts empty) are written once. A crash
-/// of the process stays harmless: the next connection rolls the last transaction back from
-/// the journal. The checkpoints of `main`'s handle are paused for the load (a connection a
-/// checkpoint opened would turn the file back to WAL), and its idle connections closed; the
-/// switch does not wait for a connection another process holds open (an import waiting for
-/// its turn), and the load then keeps the log. [`sync_to_disk`] turns the file back to WAL.
-async fn write_without_log(
-    main: &super::sqlite::SqliteDb,
-    writer: &super::sqlite::SqliteDb,
-) -> Result<bool, StoreError> {
-    main.pause_checkpoints(true).await;
-    let pool = writer.pool();
-    let patience: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
-        .fetch_one(pool)
-        .await?;
-    sqlx::query("PRAGMA busy_timeout = 0").execute(pool).await?;
-    let switched = sqlx::query_scalar::<_, String>("PRAGMA journal_mode = TRUNCATE")
-        .fetch_one(pool)
-        .await;
-    sqlx::query(sqlx::AssertSqlSafe(format!(
-        "PRAGMA busy_timeout = {patience}"
-    )))
-    .execute(pool)
-    .await?;
-    let switched = match switched {
-        Ok(mode) => mode.eq_ignore_ascii_case("truncate"),
-        Err(err) => {
-            tracing::debug!(error = %err, "the bulk load keeps the write-ahead log");
-            false
+/// ([`Db::own_writer`]), which keeps these settings for its life.
+pub async fn tune_loading_connection(writer: &Db) -> Result<(), StoreError> {
+    if let Db::Sqlite(sqlite) = writer {
+        let cache = format!("PRAGMA cache_size = -{LOAD_CACHE_KIB}");
+        for pragma in [
+            "PRAGMA synchronous = OFF",
+            cache.as_str(),
+            "PRAGMA mmap_size = 0",
+            "PRAGMA temp_store = MEMORY",
+            "PRAGMA threads = 2",
+        ] {
+            sqlx::query(sqlx::AssertSqlSafe(pragma.to_string()))
+                .execute(sqlite.pool())
+                .await?;
         }
-    };
-    if !switched {
-        main.pause_checkpoints(false).await;
     }
-    Ok(switched)
+    Ok(())
 }
 
-/// Puts a finished load on disk (SQLite): the file turned back to WAL when the load wrote
-/// through a rollback journal, the write-ahead log copied into the database and emptied, and
-/// the database file synced. The load's commits were not synced, so until now the
+/// Puts a finished load on disk (SQLite): the write-ahead log copied into the database and
+/// emptied, and the database file synced. The load's commits were not synced, so until now the
 /// loaded pages the operating system had not written yet could be lost to a crash of the
 /// machine after the import said it was done, and the server's first checkpoint would sync them
 /// while it answered its first requests. Nothing on PostgreSQL, whose commits are durable.
@@ -299,17 +250,6 @@ pub async fn sync_to_disk(writer: &Db) -> Result<(), StoreError> {
         return Ok(());
     };
     let pool = sqlite.pool();
-    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
-        .fetch_one(pool)
-        .await?;
-    if !mode.eq_ignore_ascii_case("wal") {
-        // Through DELETE, which removes the load's rollback journal, back to the log
-        // (`write_without_log`); the checkpoints start again with it.
-        for pragma in ["PRAGMA journal_mode = DELETE", "PRAGMA journal_mode = WAL"] {
-            sqlx::query(pragma).execute(pool).await?;
-        }
-        sqlite.pause_checkpoints(false).await;
-    }
     sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
         .execute(pool)
         .await?;

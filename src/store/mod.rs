@@ -343,14 +343,6 @@ impl Db {
             .is_ok())
     }
 
-    /// Resumes the checkpoints of SQLite's write-ahead log that a bulk load paused (see
-    /// `bulk_load::tune_loading_connection`); nothing on PostgreSQL.
-    pub async fn resume_checkpoints(&self) {
-        if let Db::Sqlite(sqlite) = self {
-            sqlite.pause_checkpoints(false).await;
-        }
-    }
-
     /// Closes every connection.
     pub async fn close(&self) {
         on_db!(self, |pool| pool.close().await)

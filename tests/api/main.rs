@@ -5,7 +5,6 @@ mod support;
 mod acquisition_list;
 mod admin;
 mod bulk_import;
-mod bulk_journal;
 mod collectors_boards;
 mod collectors_refusals;
 mod collectors_scale_out;

@@ -37,9 +37,6 @@ pub(crate) struct WriteGate {
     /// The log's length when the last catch-up ended: until a write starts the log over, a pass
     /// still reports that length, and there is nothing to catch up with.
     pub(super) caught_up: AtomicI64,
-    /// Set while no checkpoint may be scheduled: a bulk load writes through a rollback journal,
-    /// and a checkpoint would open a connection of the pool, which turns the file back to WAL.
-    pub(super) paused: AtomicBool,
 }
 
 /// A writer's turn: the gate, held until the transaction ends; a checkpoint follows shortly
@@ -61,7 +58,6 @@ impl WriteGate {
             due: AtomicBool::new(false),
             checkpointing: Mutex::new(()),
             caught_up: AtomicI64::new(0),
-            paused: AtomicBool::new(false),
         })
     }
 
@@ -79,29 +75,8 @@ impl WriteGate {
         self.turn.clone().lock_owned().await
     }
 
-    /// Stops scheduling checkpoints (`true`) or starts again (`false`).
-    pub(super) fn pause_checkpoints(&self, paused: bool) {
-        self.paused.store(paused, Ordering::Release);
-    }
-
-    /// Waits until no checkpoint is due or running.
-    pub(super) async fn checkpoints_done(&self) {
-        loop {
-            if !self.due.load(Ordering::Acquire) {
-                let _none_running = self.checkpointing.lock().await;
-                if !self.due.load(Ordering::Acquire) {
-                    return;
-                }
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-    }
-
     /// Schedules a checkpoint unless one is already due.
     fn schedule_checkpoint(self: &Arc<WriteGate>) {
-        if self.paused.load(Ordering::Acquire) {
-            return;
-        }
         let Some(runtime) = self.runtime.clone().or_else(|| Handle::try_current().ok()) else {
             return;
         };

@@ -30,9 +30,6 @@ const WRITER_CACHE_KIB: &str = "-32768";
 /// copies 8 KiB instead of 4 from the operating system's cache.
 const PAGE_SIZE: u32 = 8192;
 
-/// How long [`SqliteDb::pause_checkpoints`] waits for the pool's connections in use to come back.
-const CLOSING_PATIENCE: Duration = Duration::from_secs(2);
-
 /// A pool of connections to one SQLite database, and the write gate of the handle it belongs
 /// to. Clones share both.
 #[derive(Clone, Debug)]
@@ -105,32 +102,6 @@ impl SqliteDb {
         SqliteDb {
             pool,
             gate: self.gate.clone(),
-        }
-    }
-
-    /// Stops (`true`) or resumes (`false`) the checkpoints of this handle's write-ahead log, and,
-    /// when stopping, waits for the one due or running and closes the pool's connections as
-    /// they come back to it (for up to [`CLOSING_PATIENCE`]): afterwards the pool holds the file
-    /// open only through connections it opens again (a bulk load's writer turns the file out of
-    /// WAL, which needs it alone).
-    pub(crate) async fn pause_checkpoints(&self, paused: bool) {
-        self.gate.pause_checkpoints(paused);
-        if !paused {
-            return;
-        }
-        self.gate.checkpoints_done().await;
-        let deadline = std::time::Instant::now() + CLOSING_PATIENCE;
-        loop {
-            while let Some(idle) = self.pool.try_acquire() {
-                if let Err(err) = idle.close().await {
-                    tracing::debug!(error = %err, "closing an idle connection failed");
-                }
-            }
-            // A connection just used is handed back to the pool a moment after its user ends.
-            if self.pool.size() == 0 || std::time::Instant::now() >= deadline {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
         }
     }
 

@@ -55,17 +55,6 @@ pub fn start_signalwatch(dir: &Path, args: &[&str]) -> RunningCommand {
 }
 
 impl RunningCommand {
-    /// True while the command has not ended.
-    pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
-    }
-
-    /// Kills the command at once (`SIGKILL`: no clean-up of its own runs) and waits for it.
-    pub fn kill(&mut self) {
-        self.child.kill().expect("the command is killed");
-        self.child.wait().expect("the killed command is reaped");
-    }
-
     /// Waits for the command to end.
     pub async fn finish(self) -> CommandRun {
         let child = self.child;
