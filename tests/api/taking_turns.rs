@@ -1,6 +1,7 @@
 //! Processes sharing one database take turns where they must: several processes starting at
 //! once on a fresh database migrate it one after another (each then serves), an import started
-//! while a bulk load runs waits for it to end instead of starting the load over, and an import
+//! while a bulk load runs waits for it to end instead of starting the load over (and an
+//! operator's command answers meanwhile), and an import
 //! into an empty database a server is running on stores its records as the server would, not
 //! in bulk, so that none loses a record (on PostgreSQL also after the session holding the
 //! server's lock ended).
@@ -23,6 +24,7 @@ use signalwatch::store::bulk_load::interrupted_since;
 each_backend!(
     processes_starting_together_on_a_fresh_database_all_migrate_it_and_serve,
     an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_both_is_kept,
+    a_command_and_an_import_started_during_a_bulk_load_nobody_serves_both_succeed,
     an_import_into_an_empty_database_a_server_runs_on_stores_its_records_batch_by_batch,
 );
 
@@ -125,6 +127,50 @@ async fn an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_b
         );
     }
     assert_every_signal_of_the_files_is_listed(&app, &team.key, bulk.path()).await;
+}
+
+/// Without a server holding the database open (as in production, where servers keep bulk loads
+/// out): an operator's command answers while the load runs, and a second import waits for its
+/// turn, instead of either finding the database locked.
+async fn a_command_and_an_import_started_during_a_bulk_load_nobody_serves_both_succeed(
+    backend: Backend,
+) {
+    let bulk = tempfile::tempdir().expect("temp dir");
+    let out = bulk.path().display().to_string();
+    let written = signalwatch(bulk.path(), &["demo-data", "--scale", "s", "--out", &out]).await;
+    assert!(written.success, "{written:?}");
+    let extra = tempfile::tempdir().expect("temp dir");
+    std::fs::write(extra.path().join("companies.ndjson"), late_companies()).expect("file");
+    let database = backend.fresh_database().await;
+    let url_of_db = database.url.clone();
+    let create = ["import", "--create", "--database-url", &url_of_db, "."];
+
+    let first = start_signalwatch(bulk.path(), &create);
+    wait_until_a_bulk_load_is_under_way(&url_of_db).await;
+    let listed = signalwatch(
+        extra.path(),
+        &["admin", "--database-url", &url_of_db, "team", "list"],
+    )
+    .await;
+    let second = signalwatch(extra.path(), &["import", "--database-url", &url_of_db, "."]).await;
+    let first = first.finish().await;
+
+    assert!(listed.success, "{listed:?}");
+    assert_eq!(listed.json(), json!([]), "no team yet");
+    assert!(first.success, "{first:?}");
+    assert!(first.stdout.contains("bulk load"), "{}", first.stdout);
+    assert!(second.success, "{second:?}");
+    let app = TestApp::start_on(&url_of_db).await;
+    let team = app.create_team_with(json!({ "credits": 1_000 })).await;
+    let companies = records_in(&bulk.path().join("companies.ndjson")) + 2;
+    let counted = app
+        .get(&url(COMPANIES, &[("count", "true")]), &team.key)
+        .await;
+    assert_eq!(
+        counted.body["pagination"]["totalCount"],
+        json!(companies),
+        "the load's companies and the second import's two"
+    );
 }
 
 async fn an_import_into_an_empty_database_a_server_runs_on_stores_its_records_batch_by_batch(
