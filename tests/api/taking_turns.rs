@@ -77,12 +77,7 @@ async fn processes_starting_together_on_a_fresh_database_all_migrate_it_and_serv
 async fn an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_both_is_kept(
     backend: Backend,
 ) {
-    let bulk = tempfile::tempdir().expect("temp dir");
-    let out = bulk.path().display().to_string();
-    let written = signalwatch(bulk.path(), &["demo-data", "--scale", "s", "--out", &out]).await;
-    assert!(written.success, "{written:?}");
-    let extra = tempfile::tempdir().expect("temp dir");
-    std::fs::write(extra.path().join("companies.ndjson"), late_companies()).expect("file");
+    let (bulk, extra) = bulk_and_late_files().await;
     let app = TestApp::start(backend).await;
     let url_of_db = app.database_url.clone();
 
@@ -135,12 +130,7 @@ async fn an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_b
 async fn a_command_and_an_import_started_during_a_bulk_load_nobody_serves_both_succeed(
     backend: Backend,
 ) {
-    let bulk = tempfile::tempdir().expect("temp dir");
-    let out = bulk.path().display().to_string();
-    let written = signalwatch(bulk.path(), &["demo-data", "--scale", "s", "--out", &out]).await;
-    assert!(written.success, "{written:?}");
-    let extra = tempfile::tempdir().expect("temp dir");
-    std::fs::write(extra.path().join("companies.ndjson"), late_companies()).expect("file");
+    let (bulk, extra) = bulk_and_late_files().await;
     let database = backend.fresh_database().await;
     let url_of_db = database.url.clone();
     let create = ["import", "--create", "--database-url", &url_of_db, "."];
@@ -344,6 +334,17 @@ async fn wait_until_a_bulk_load_is_under_way(database_url: &str) {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     db.close().await;
+}
+
+/// A directory holding the `s` demo data set, and one holding [`late_companies`].
+async fn bulk_and_late_files() -> (tempfile::TempDir, tempfile::TempDir) {
+    let bulk = tempfile::tempdir().expect("temp dir");
+    let out = bulk.path().display().to_string();
+    let written = signalwatch(bulk.path(), &["demo-data", "--scale", "s", "--out", &out]).await;
+    assert!(written.success, "{written:?}");
+    let extra = tempfile::tempdir().expect("temp dir");
+    std::fs::write(extra.path().join("companies.ndjson"), late_companies()).expect("file");
+    (bulk, extra)
 }
 
 /// Two companies the demo data set does not hold, one record a line.
