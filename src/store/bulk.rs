@@ -68,7 +68,7 @@ impl RowStatement<'_> {
     }
 
     /// The SQL text for `rows` rows, parameters still written `?`.
-    pub(super) fn sql(&self, rows: usize) -> String {
+    fn sql(&self, rows: usize) -> String {
         let mut sql = String::with_capacity(self.head.len() + rows * (self.template.len() + 2));
         sql.push_str(self.head);
         for row in 0..rows {
@@ -82,7 +82,7 @@ impl RowStatement<'_> {
     }
 
     /// Rows per statement.
-    pub(super) fn rows_per_statement(&self) -> usize {
+    fn rows_per_statement(&self) -> usize {
         (MAX_PARAMS / self.width().max(1)).clamp(1, MAX_ROWS)
     }
 }
@@ -101,16 +101,16 @@ pub async fn execute_rows(
         let q = super::bulk_unnest::bind(sqlx::query(sqlx::AssertSqlSafe(sql)), columns);
         return Ok(q.execute(&mut **t).await?.rows_affected());
     }
-    let t = match tx {
-        Tx::Sqlite(t) => return super::bulk_pipeline::execute_rows(t, stmt, values).await,
-        Tx::Postgres(t) => t,
-    };
-    // Rows `UNNEST` cannot take (or none): multi-row statements.
     let mut affected = 0;
     for chunk in values.chunks(width * stmt.rows_per_statement()) {
-        let sql = numbered(&stmt.sql(chunk.len() / width));
-        let q = bind_vals!(sqlx::query(sqlx::AssertSqlSafe(sql)), chunk);
-        affected += q.execute(&mut **t).await?.rows_affected();
+        let sql = for_backend(tx, &stmt.sql(chunk.len() / width));
+        affected += crate::on_tx!(tx, |conn| bind_vals!(
+            sqlx::query(sqlx::AssertSqlSafe(sql)),
+            chunk
+        )
+        .execute(conn)
+        .await
+        .map(|r| r.rows_affected()))?;
     }
     Ok(affected)
 }
@@ -163,16 +163,16 @@ where
             .fetch_all(&mut **t)
             .await?);
     }
-    let t = match tx {
-        Tx::Sqlite(t) => return super::bulk_pipeline::fetch_rows(t, stmt, values).await,
-        Tx::Postgres(t) => t,
-    };
-    // Rows `UNNEST` cannot take (or none): multi-row statements.
     let mut out = Vec::new();
     for chunk in values.chunks(width * stmt.rows_per_statement()) {
-        let sql = numbered(&stmt.sql(chunk.len() / width));
-        let q = bind_vals!(sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql)), chunk);
-        out.extend(q.fetch_all(&mut **t).await?);
+        let sql = for_backend(tx, &stmt.sql(chunk.len() / width));
+        let rows: Vec<T> = crate::on_tx!(tx, |conn| bind_vals!(
+            sqlx::query_as::<_, T>(sqlx::AssertSqlSafe(sql)),
+            chunk
+        )
+        .fetch_all(conn)
+        .await)?;
+        out.extend(rows);
     }
     Ok(out)
 }

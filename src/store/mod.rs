@@ -14,7 +14,6 @@ pub mod bulk_companies;
 pub mod bulk_links;
 pub mod bulk_load;
 pub mod bulk_people;
-mod bulk_pipeline;
 pub mod bulk_search;
 pub mod bulk_targets;
 mod bulk_unnest;

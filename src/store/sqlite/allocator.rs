@@ -3,8 +3,9 @@
 //!
 //! With the C library's `malloc`, a size header on every block and a global mutex around every
 //! allocation and free (SQLite's statistics), a bulk load's writer thread spent about a sixth
-//! of its time allocating (BENCHMARKS.md). SQLite takes its memory functions only before its first connection opens, so
-//! every connection of the service opens after [`install`] (`SqliteDb::connect`).
+//! of its time allocating (BENCHMARKS.md). SQLite takes its memory functions only before its
+//! first connection opens, so every connection of the service opens after [`install`]
+//! (`SqliteDb::connect`).
 
 use std::sync::Once;
 
