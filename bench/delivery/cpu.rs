@@ -1,7 +1,10 @@
 //! CPU time spent by the processes of a run: the signalwatch processes (their pids) and the
 //! PostgreSQL backends serving the run's database (found in `pg_stat_activity`), read from
 //! `/proc/PID/stat` before and after a phase. On a machine shared with other work, wall-clock
-//! rates move with the load; the CPU milliseconds one delivery costs move far less.
+//! rates move with the load; the CPU milliseconds one delivery costs move far less. On
+//! PostgreSQL the write-ahead log the phase wrote is read too (`pg_current_wal_lsn()` before
+//! and after; the log is the cluster's, so the harness's database should be the only one
+//! written meanwhile).
 
 use std::collections::HashMap;
 
@@ -66,13 +69,30 @@ pub async fn pg_backends(database_url: &str) -> anyhow::Result<Vec<u32>> {
     Ok(pids.into_iter().map(|p| p as u32).collect())
 }
 
+/// The position of PostgreSQL's write-ahead log now, in bytes since its start (`None` on
+/// SQLite).
+async fn wal_position(database_url: &str) -> anyhow::Result<Option<i64>> {
+    if !database_url.starts_with("postgres") {
+        return Ok(None);
+    }
+    let mut conn = sqlx::PgConnection::connect(database_url).await?;
+    let bytes: i64 =
+        sqlx::query_scalar("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
+            .fetch_one(&mut conn)
+            .await?;
+    conn.close().await?;
+    Ok(Some(bytes))
+}
+
 /// CPU of the run's server processes, of its PostgreSQL backends and of the harness itself
-/// (load generator and receiver) over one phase.
+/// (load generator and receiver) over one phase, and the bytes of write-ahead log PostgreSQL
+/// wrote meanwhile (0 on SQLite).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PhaseCpu {
     pub servers_ms: f64,
     pub postgres_ms: f64,
     pub harness_ms: f64,
+    pub wal_bytes: f64,
 }
 
 /// Samples taken at the start of a phase.
@@ -80,6 +100,7 @@ pub struct PhaseStart {
     servers: CpuSample,
     postgres: CpuSample,
     harness: CpuSample,
+    wal: Option<i64>,
     server_pids: Vec<u32>,
     database_url: String,
 }
@@ -88,10 +109,12 @@ impl PhaseStart {
     /// Samples the server processes and the database's backends now.
     pub async fn now(server_pids: &[u32], database_url: &str) -> anyhow::Result<PhaseStart> {
         let backends = pg_backends(database_url).await?;
+        let wal = wal_position(database_url).await?;
         Ok(PhaseStart {
             servers: CpuSample::of(server_pids),
             postgres: CpuSample::of(&backends),
             harness: CpuSample::of(&[std::process::id()]),
+            wal,
             server_pids: server_pids.to_vec(),
             database_url: database_url.to_string(),
         })
@@ -100,10 +123,18 @@ impl PhaseStart {
     /// The CPU spent since the start.
     pub async fn end(&self) -> anyhow::Result<PhaseCpu> {
         let backends = pg_backends(&self.database_url).await?;
+        let servers_ms = CpuSample::of(&self.server_pids).ms_since(&self.servers);
+        let postgres_ms = CpuSample::of(&backends).ms_since(&self.postgres);
+        let harness_ms = CpuSample::of(&[std::process::id()]).ms_since(&self.harness);
+        let wal = wal_position(&self.database_url).await?;
         Ok(PhaseCpu {
-            servers_ms: CpuSample::of(&self.server_pids).ms_since(&self.servers),
-            postgres_ms: CpuSample::of(&backends).ms_since(&self.postgres),
-            harness_ms: CpuSample::of(&[std::process::id()]).ms_since(&self.harness),
+            servers_ms,
+            postgres_ms,
+            harness_ms,
+            wal_bytes: match (self.wal, wal) {
+                (Some(start), Some(end)) => (end - start).max(0) as f64,
+                _ => 0.0,
+            },
         })
     }
 }

@@ -49,17 +49,24 @@ pub fn render(command: &str, rows: &[Figures]) -> String {
     }
     text.push_str(
         "\n| run | CPU-ms per 1,000 deliveries drained: servers / PostgreSQL | CPU-ms per 1,000 \
-         signals ingested with fan-out to 10 (held): servers / PostgreSQL |\n|---|---|---|\n",
+         signals ingested with fan-out to 10 (held): servers / PostgreSQL | PostgreSQL \
+         write-ahead log: bytes per delivery drained / per signal ingested |\n|---|---|---|---|\n",
     );
     for f in rows {
         let drained = f.drain.deliveries as usize;
         text.push_str(&format!(
-            "| {} | {:.0} / {:.0} | {:.0} / {:.0} |\n",
+            "| {} | {:.0} / {:.0} | {:.0} / {:.0} | {} |\n",
             f.name,
             per(f.drain_cpu.servers_ms, drained),
             per(f.drain_cpu.postgres_ms, drained),
             per(f.held_cpu.servers_ms, f.held.accepted),
             per(f.held_cpu.postgres_ms, f.held.accepted),
+            wal_per_unit(
+                f.drain_cpu.wal_bytes,
+                drained,
+                f.held_cpu.wal_bytes,
+                f.held.accepted
+            ),
         ));
     }
     text.push_str(
@@ -152,6 +159,23 @@ fn first_attempt(p: &Paced) -> String {
 }
 
 /// CPU milliseconds per 1,000 of `n` things (NaN for none).
+/// The log's bytes per delivery drained and per signal ingested, or a dash where nothing was
+/// measured (SQLite, whose log this harness does not read).
+fn wal_per_unit(drain_bytes: f64, drained: usize, held_bytes: f64, ingested: usize) -> String {
+    if drain_bytes <= 0.0 && held_bytes <= 0.0 {
+        return "—".to_string();
+    }
+    let each = |bytes: f64, n: usize| match n {
+        0 => "—".to_string(),
+        n => format!("{:.0}", bytes / n as f64),
+    };
+    format!(
+        "{} / {}",
+        each(drain_bytes, drained),
+        each(held_bytes, ingested)
+    )
+}
+
 fn per(ms: f64, n: usize) -> f64 {
     if n == 0 {
         f64::NAN
