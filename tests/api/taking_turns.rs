@@ -102,15 +102,7 @@ async fn an_import_started_during_a_bulk_load_waits_for_it_and_every_record_of_b
         second.stdout
     );
     let team = app.create_team_with(json!({ "credits": 1_000 })).await;
-    let companies = records_in(&bulk.path().join("companies.ndjson")) + 2;
-    let listed = app
-        .get(&url(COMPANIES, &[("count", "true")]), &team.key)
-        .await;
-    assert_eq!(
-        listed.body["pagination"]["totalCount"],
-        json!(companies),
-        "the load's companies and the second import's two"
-    );
+    assert_the_loads_and_the_late_companies_are_listed(&app, &team.key, bulk.path()).await;
     for domain in ["turn-one.example", "turn-two.example"] {
         let found = app
             .get(&url(COMPANIES, &[("domain", domain)]), &team.key)
@@ -152,15 +144,7 @@ async fn a_command_and_an_import_started_during_a_bulk_load_nobody_serves_both_s
     assert!(second.success, "{second:?}");
     let app = TestApp::start_on(&url_of_db).await;
     let team = app.create_team_with(json!({ "credits": 1_000 })).await;
-    let companies = records_in(&bulk.path().join("companies.ndjson")) + 2;
-    let counted = app
-        .get(&url(COMPANIES, &[("count", "true")]), &team.key)
-        .await;
-    assert_eq!(
-        counted.body["pagination"]["totalCount"],
-        json!(companies),
-        "the load's companies and the second import's two"
-    );
+    assert_the_loads_and_the_late_companies_are_listed(&app, &team.key, bulk.path()).await;
 }
 
 async fn an_import_into_an_empty_database_a_server_runs_on_stores_its_records_batch_by_batch(
@@ -334,6 +318,17 @@ async fn wait_until_a_bulk_load_is_under_way(database_url: &str) {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     db.close().await;
+}
+
+/// The companies list counts every company of the load in `bulk` and the two late ones.
+async fn assert_the_loads_and_the_late_companies_are_listed(app: &TestApp, key: &str, bulk: &Path) {
+    let companies = records_in(&bulk.join("companies.ndjson")) + 2;
+    let listed = app.get(&url(COMPANIES, &[("count", "true")]), key).await;
+    assert_eq!(
+        listed.body["pagination"]["totalCount"],
+        json!(companies),
+        "the load's companies and the second import's two"
+    );
 }
 
 /// A directory holding the `s` demo data set, and one holding [`late_companies`].
