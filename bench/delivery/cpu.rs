@@ -53,10 +53,11 @@ fn ticks_of(pid: u32) -> Option<u64> {
     Some(utime + stime)
 }
 
-/// The PostgreSQL backends connected to the database of `database_url` now (none on SQLite).
-pub async fn pg_backends(database_url: &str) -> anyhow::Result<Vec<u32>> {
+/// What PostgreSQL reports at one moment: the backends connected to the run's database, and the
+/// position of its write-ahead log in bytes since its start (none and `None` on SQLite).
+async fn pg_now(database_url: &str) -> anyhow::Result<(Vec<u32>, Option<u64>)> {
     if !database_url.starts_with("postgres") {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let mut conn = sqlx::PgConnection::connect(database_url).await?;
     let pids: Vec<i32> = sqlx::query_scalar(
@@ -65,34 +66,26 @@ pub async fn pg_backends(database_url: &str) -> anyhow::Result<Vec<u32>> {
     )
     .fetch_all(&mut conn)
     .await?;
-    conn.close().await?;
-    Ok(pids.into_iter().map(|p| p as u32).collect())
-}
-
-/// The position of PostgreSQL's write-ahead log now, in bytes since its start (`None` on
-/// SQLite).
-async fn wal_position(database_url: &str) -> anyhow::Result<Option<i64>> {
-    if !database_url.starts_with("postgres") {
-        return Ok(None);
-    }
-    let mut conn = sqlx::PgConnection::connect(database_url).await?;
-    let bytes: i64 =
+    let wal: i64 =
         sqlx::query_scalar("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
             .fetch_one(&mut conn)
             .await?;
     conn.close().await?;
-    Ok(Some(bytes))
+    Ok((
+        pids.into_iter().map(|p| p as u32).collect(),
+        u64::try_from(wal).ok(),
+    ))
 }
 
 /// CPU of the run's server processes, of its PostgreSQL backends and of the harness itself
 /// (load generator and receiver) over one phase, and the bytes of write-ahead log PostgreSQL
-/// wrote meanwhile (0 on SQLite).
+/// wrote meanwhile (`None` on SQLite).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PhaseCpu {
     pub servers_ms: f64,
     pub postgres_ms: f64,
     pub harness_ms: f64,
-    pub wal_bytes: f64,
+    pub wal_bytes: Option<u64>,
 }
 
 /// Samples taken at the start of a phase.
@@ -100,7 +93,7 @@ pub struct PhaseStart {
     servers: CpuSample,
     postgres: CpuSample,
     harness: CpuSample,
-    wal: Option<i64>,
+    wal: Option<u64>,
     server_pids: Vec<u32>,
     database_url: String,
 }
@@ -108,8 +101,7 @@ pub struct PhaseStart {
 impl PhaseStart {
     /// Samples the server processes and the database's backends now.
     pub async fn now(server_pids: &[u32], database_url: &str) -> anyhow::Result<PhaseStart> {
-        let backends = pg_backends(database_url).await?;
-        let wal = wal_position(database_url).await?;
+        let (backends, wal) = pg_now(database_url).await?;
         Ok(PhaseStart {
             servers: CpuSample::of(server_pids),
             postgres: CpuSample::of(&backends),
@@ -122,19 +114,15 @@ impl PhaseStart {
 
     /// The CPU spent since the start.
     pub async fn end(&self) -> anyhow::Result<PhaseCpu> {
-        let backends = pg_backends(&self.database_url).await?;
-        let servers_ms = CpuSample::of(&self.server_pids).ms_since(&self.servers);
-        let postgres_ms = CpuSample::of(&backends).ms_since(&self.postgres);
-        let harness_ms = CpuSample::of(&[std::process::id()]).ms_since(&self.harness);
-        let wal = wal_position(&self.database_url).await?;
+        let (backends, wal) = pg_now(&self.database_url).await?;
         Ok(PhaseCpu {
-            servers_ms,
-            postgres_ms,
-            harness_ms,
-            wal_bytes: match (self.wal, wal) {
-                (Some(start), Some(end)) => (end - start).max(0) as f64,
-                _ => 0.0,
-            },
+            servers_ms: CpuSample::of(&self.server_pids).ms_since(&self.servers),
+            postgres_ms: CpuSample::of(&backends).ms_since(&self.postgres),
+            harness_ms: CpuSample::of(&[std::process::id()]).ms_since(&self.harness),
+            wal_bytes: self
+                .wal
+                .zip(wal)
+                .map(|(start, end)| end.saturating_sub(start)),
         })
     }
 }

@@ -158,16 +158,17 @@ fn first_attempt(p: &Paced) -> String {
     )
 }
 
-/// CPU milliseconds per 1,000 of `n` things (NaN for none).
-/// The log's bytes per delivery drained and per signal ingested, or a dash where nothing was
-/// measured (SQLite, whose log this harness does not read).
-fn wal_per_unit(drain_bytes: f64, drained: usize, held_bytes: f64, ingested: usize) -> String {
-    if drain_bytes <= 0.0 && held_bytes <= 0.0 {
-        return "—".to_string();
-    }
-    let each = |bytes: f64, n: usize| match n {
-        0 => "—".to_string(),
-        n => format!("{:.0}", bytes / n as f64),
+/// The log's bytes per delivery drained and per signal ingested; a dash where nothing was
+/// measured (SQLite, whose log this harness does not read, or no unit).
+fn wal_per_unit(
+    drain_bytes: Option<u64>,
+    drained: usize,
+    held_bytes: Option<u64>,
+    ingested: usize,
+) -> String {
+    let each = |bytes: Option<u64>, n: usize| match (bytes, n) {
+        (Some(bytes), 1..) => format!("{:.0}", bytes as f64 / n as f64),
+        _ => "—".to_string(),
     };
     format!(
         "{} / {}",
@@ -176,10 +177,26 @@ fn wal_per_unit(drain_bytes: f64, drained: usize, held_bytes: f64, ingested: usi
     )
 }
 
+/// CPU milliseconds per 1,000 of `n` things (NaN for none).
 fn per(ms: f64, n: usize) -> f64 {
     if n == 0 {
         f64::NAN
     } else {
         ms * 1000.0 / n as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wal_per_unit;
+
+    #[test]
+    fn the_log_is_divided_per_unit_and_a_dash_stands_where_nothing_was_measured() {
+        assert_eq!(
+            wal_per_unit(Some(142_000), 100, Some(11_300), 1),
+            "1420 / 11300"
+        );
+        assert_eq!(wal_per_unit(None, 100, None, 10), "— / —");
+        assert_eq!(wal_per_unit(Some(5_000), 0, Some(300), 3), "— / 100");
     }
 }
