@@ -21,7 +21,6 @@ use crate::domain::time::now_ms;
 use crate::store::deliveries::{
     AttemptRecord, Claim, claim_due, expire_held, extend_leases, record_attempts, release,
 };
-use crate::store::fan_outs::expand;
 use crate::store::outbox::listen_queued;
 
 /// Most requests open per webhook.
@@ -36,9 +35,6 @@ const POLL: Duration = Duration::from_millis(200);
 /// After a claim round that found nothing to send, the worker rests this many times the
 /// round's own duration (at most a fifth of its time goes to fruitless rounds).
 const FRUITLESS_REST: u32 = 4;
-
-/// Fan-out rows (each one accepting transaction's deliveries) written per expansion, at most.
-const FAN_OUT_ROWS: i64 = 64;
 
 /// Outcomes recorded per transaction, at most.
 const RECORD_BATCH: usize = 512;
@@ -71,9 +67,6 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
     let mut last_renewal = now_ms();
     // Something may be claimable: at start, after a wake-up or poll, when a slot frees.
     let mut claimable = true;
-    // Fan-out rows may wait (PostgreSQL): at start, after a wake-up or poll, and while the
-    // last expansion found some.
-    let mut expandable = true;
     while !shutdown.is_cancelled() {
         let now = now_ms();
         if now - last_renewal > dispatcher.lease_ms() / 3 {
@@ -88,9 +81,6 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
         }
         claimable |= ledger.take_answers();
         ledger.record().await;
-        if expandable && let Some(wrote) = ledger.expand_fan_outs(now).await {
-            (expandable, claimable) = (wrote, claimable || wrote);
-        }
         if claimable {
             claimable = false;
             let round = Instant::now();
@@ -110,7 +100,7 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
         }
         tokio::select! {
             _ = shutdown.cancelled() => break,
-            _ = dispatcher.woken(POLL) => (claimable, expandable) = (true, true),
+            _ = dispatcher.woken(POLL) => claimable = true,
             Some((webhook_id, record)) = ledger.outcomes.recv() => {
                 ledger.answer(&webhook_id, record);
                 claimable = true;
@@ -181,23 +171,6 @@ impl Ledger {
         }
         for record in self.answered.drain(..) {
             self.leased.remove(&record.delivery_id);
-        }
-    }
-
-    /// Writes the deliveries of the oldest fan-out rows (`store::fan_outs`; nothing on
-    /// SQLite): whether it wrote any (more rows may wait), or `None` when it did not look
-    /// because as many deliveries are in flight as the worker takes (it looks again once one
-    /// comes back).
-    async fn expand_fan_outs(&self, now: i64) -> Option<bool> {
-        if self.leased.len() >= IN_FLIGHT {
-            return None;
-        }
-        match expand(self.dispatcher.db(), FAN_OUT_ROWS, now).await {
-            Ok(written) => Some(written > 0),
-            Err(err) => {
-                tracing::error!(error = %err, "writing the deliveries of fan-out rows failed");
-                Some(false)
-            }
         }
     }
 

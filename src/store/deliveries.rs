@@ -313,23 +313,8 @@ pub struct QueueStats {
     pub oldest_created_at: Option<i64>,
 }
 
-/// Measures the delivery queue (one pass over the pending deliveries' index), counting the
-/// deliveries still waiting in fan-out rows (`fan_outs`, PostgreSQL) as pending.
+/// Measures the delivery queue (one pass over the pending deliveries' index).
 pub async fn queue_stats(db: &Db) -> Result<QueueStats, StoreError> {
-    let written = pending_rows(db).await?;
-    let (waiting, oldest_waiting) = super::fan_outs::waiting(db).await?;
-    Ok(QueueStats {
-        pending: written.pending + waiting,
-        oldest_created_at: match (written.oldest_created_at, oldest_waiting) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        },
-        ..written
-    })
-}
-
-/// [`queue_stats`] of the delivery rows alone.
-async fn pending_rows(db: &Db) -> Result<QueueStats, StoreError> {
     Ok(crate::on_db!(db, |pool| sqlx::query_as::<_, QueueStats>(
         "SELECT CAST(COUNT(*) AS BIGINT) AS pending, \
          CAST(COALESCE(SUM(CASE WHEN attempt_count > 0 THEN 1 ELSE 0 END), 0) AS BIGINT) \

@@ -30,7 +30,6 @@ pub mod delivery_history;
 pub mod demo;
 pub mod enrichment;
 pub mod error;
-pub mod fan_outs;
 pub mod host_turns;
 pub mod import_lock;
 pub mod investor_list;

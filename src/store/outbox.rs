@@ -266,36 +266,18 @@ pub struct Queued<'a> {
     pub alerts: &'a [NewAlert],
 }
 
-/// The end of a transaction that accepted data: queues its events, deliveries (on PostgreSQL
-/// as one fan-out row for a worker to write, `fan_outs`) and alert items after the inserts of
-/// `chain` (writes nothing else in the transaction reads), and marks the
+/// The end of a transaction that accepted data: queues its events, deliveries and alert items
+/// after the inserts of `chain` (writes nothing else in the transaction reads), and marks the
 /// list data as changed, as `versions::bump_data_version` does; on PostgreSQL, when deliveries
 /// were queued, it also announces them as [`announce_queued`] does, which PostgreSQL sends only if
 /// they are committed. On PostgreSQL all of it is one statement, one round trip.
 pub async fn enqueue_and_mark_changed<'a>(
     tx: &mut Tx,
-    chain: Chain<'a>,
+    mut chain: Chain<'a>,
     queued: Queued<'a>,
 ) -> Result<(), StoreError> {
-    let deliveries = queued.deliveries;
-    // On PostgreSQL the deliveries go into one row for a worker to write (`fan_outs`).
-    let to_fan_out = matches!(tx, Tx::Postgres(_))
-        && !deliveries.is_empty()
-        && super::fan_outs::deferred(deliveries);
-    let body = match to_fan_out {
-        true => super::fan_outs::body(deliveries),
-        false => String::new(),
-    };
-    let mut chain: Chain<'_> = chain;
     chain.insert(EVENTS, event_values(queued.events));
-    match to_fan_out {
-        true => {
-            let created_at = deliveries[0].created_at;
-            let row = super::fan_outs::values(created_at, deliveries.len(), &body);
-            chain.insert(super::fan_outs::FAN_OUTS, row);
-        }
-        false => chain.insert(DELIVERIES, delivery_values(deliveries)),
-    }
+    chain.insert(DELIVERIES, delivery_values(queued.deliveries));
     chain.insert(ALERTS, alert_values(queued.alerts));
     let (bump, shard) = super::versions::bump_one_shard();
     let announce = matches!(tx, Tx::Postgres(_)) && !queued.deliveries.is_empty();

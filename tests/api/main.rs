@@ -28,7 +28,6 @@ mod delivery_support;
 mod demo;
 mod email_alerts;
 mod errors;
-mod fan_outs;
 mod funding_list;
 mod grouped_ingest;
 mod hiring_list;

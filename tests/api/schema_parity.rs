@@ -106,20 +106,6 @@ const ONLY_IN_POSTGRES: &[(&str, &str)] = &[
         "companies index (employee_count, id)",
         "SQLite's covers the headquarters country",
     ),
-    // Deliveries left for a worker to write (store::fan_outs): SQLite's one writer writes
-    // them in the accepting transaction.
-    ("fan_outs table", "deliveries a worker writes"),
-    ("fan_outs.id integer not null", "deliveries a worker writes"),
-    (
-        "fan_outs.created_at integer not null",
-        "deliveries a worker writes",
-    ),
-    (
-        "fan_outs.deliveries integer not null",
-        "deliveries a worker writes",
-    ),
-    ("fan_outs.body text not null", "deliveries a worker writes"),
-    ("fan_outs index (id) unique", "deliveries a worker writes"),
 ];
 
 /// Tables left out of the comparison altogether (a prefix of the name), and why.
