@@ -444,6 +444,18 @@ pub struct Config {
     #[arg(long, env = "SIGNALWATCH_ROLE", value_enum, default_value_t = Role::All)]
     pub role: Role,
 
+    /// The CPU niceness of a `--role worker` process (0–19; 0 keeps the ordinary priority): on
+    /// a machine it shares with API processes, accepting signals then goes first while their
+    /// deliveries wait, durably queued
+    #[arg(
+        long = "worker-niceness",
+        alias = "worker_niceness",
+        env = "SIGNALWATCH_WORKER_NICENESS",
+        default_value_t = 10,
+        value_parser = clap::value_parser!(u8).range(0..=19)
+    )]
+    pub worker_niceness: u8,
+
     /// Most PostgreSQL connections this process opens; processes together must stay under the
     /// server's `max_connections`
     #[arg(

@@ -6,6 +6,7 @@ mod demo_data;
 mod demo_feed;
 mod demo_seed;
 mod import;
+mod priority;
 mod serve;
 
 use clap::{Parser, Subcommand};

@@ -72,3 +72,4 @@ mod webhook_deliveries;
 mod webhook_feed;
 mod webhook_retries;
 mod webhooks;
+mod worker_priority;
