@@ -444,7 +444,7 @@ pub struct Config {
     #[arg(long, env = "SIGNALWATCH_ROLE", value_enum, default_value_t = Role::All)]
     pub role: Role,
 
-    /// The CPU niceness of a `--role worker` process (0–19; 0 keeps the ordinary priority): on
+    /// The CPU niceness of a `--role worker` process (0–19; 0 leaves it as the process was started): on
     /// a machine it shares with API processes, accepting signals then goes first while their
     /// deliveries wait, durably queued
     #[arg(

@@ -28,7 +28,7 @@ pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
     tokio::spawn(stop_on_signal(Signals::listen()?, shutdown.clone()));
     let mut config = effective_config(&args);
-    if args.config.role == crate::config::Role::Worker {
+    if config.role == crate::config::Role::Worker {
         super::priority::lower(config.worker_niceness);
     }
     // The demo prints a request that fires a signal through the admin API: it needs a token.

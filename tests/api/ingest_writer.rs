@@ -15,7 +15,7 @@ use crate::delivery_support::other_round;
 use crate::each_backend;
 use crate::support::Backend;
 use crate::support::app::TestApp;
-use crate::support::process::{Role, ServerProcess};
+use crate::support::process::{Role, ServerProcess, threads_of};
 
 each_backend!(
     only_the_sqlite_writer_and_its_connection_share_one_core,
@@ -41,12 +41,12 @@ async fn only_the_sqlite_writer_and_its_connection_share_one_core(backend: Backe
     if cores.len() < 2 {
         return; // one core: nothing to tie
     }
-    let pinned: Vec<(String, Vec<usize>)> = std::fs::read_dir(format!("{process}/task"))
-        .expect("the process's threads")
-        .flatten()
+    let pinned: Vec<(String, Vec<usize>)> = server
+        .threads()
+        .into_iter()
         .filter_map(|task| {
-            let name = std::fs::read_to_string(task.path().join("comm")).ok()?;
-            let allowed = allowed_cores(&task.path().join("status").display().to_string())?;
+            let name = std::fs::read_to_string(task.join("comm")).ok()?;
+            let allowed = allowed_cores(&task.join("status").display().to_string())?;
             (allowed != cores).then(|| (name.trim().to_string(), allowed))
         })
         .collect();
@@ -137,15 +137,17 @@ async fn writer_session(backend: &Backend, database_url: &str, pid: u32) -> Writ
 
 /// The `ingest-writer` threads of process `pid`.
 fn writer_threads(pid: u32) -> Vec<WriterSession> {
-    std::fs::read_dir(format!("/proc/{pid}/task"))
-        .expect("the process's threads")
-        .flatten()
+    threads_of(pid)
+        .into_iter()
         .filter(|task| {
-            std::fs::read_to_string(task.path().join("comm"))
+            std::fs::read_to_string(task.join("comm"))
                 .is_ok_and(|name| name.trim() == "ingest-writer")
         })
         .map(|task| WriterSession {
-            id: task.file_name().to_string_lossy().into_owned(),
+            id: task
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
             last_statement: None,
         })
         .collect()

@@ -189,6 +189,11 @@ impl ServerProcess {
         self.child.id()
     }
 
+    /// The `/proc` directory of each thread of the process (Linux).
+    pub fn threads(&self) -> Vec<std::path::PathBuf> {
+        threads_of(self.pid())
+    }
+
     /// Sends SIGTERM, as a service manager stopping it would.
     pub fn terminate(&self) {
         let pid = self.pid().to_string();
@@ -269,4 +274,13 @@ impl Drop for ServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The `/proc` directory of each thread of process `pid` (Linux).
+pub fn threads_of(pid: u32) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .expect("the process's threads")
+        .flatten()
+        .map(|task| task.path())
+        .collect()
 }
