@@ -6,6 +6,7 @@ mod demo_data;
 mod demo_feed;
 mod demo_seed;
 mod import;
+mod logging;
 mod priority;
 mod serve;
 
@@ -41,8 +42,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     runtime.block_on(async move {
         match cli.command {
             Command::Serve(args) => serve::run(args).await,
-            Command::Admin(args) => admin::run(args).await,
-            Command::Import(args) => import::run(args).await,
+            Command::Admin(args) => {
+                logging::init_for_operator();
+                admin::run(args).await
+            }
+            Command::Import(args) => {
+                logging::init_for_operator();
+                import::run(args).await
+            }
             Command::DemoData(args) => demo_data::run(args),
         }
     })

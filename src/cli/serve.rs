@@ -2,11 +2,10 @@
 
 use clap::Args;
 use tokio_util::sync::CancellationToken;
-use tracing_subscriber::EnvFilter;
 
-use super::{demo_feed, demo_seed};
+use super::{demo_feed, demo_seed, logging};
 use crate::app::Application;
-use crate::config::{Config, LogFormat, Secret};
+use crate::config::{Config, Secret};
 use crate::store::Db;
 use crate::store::serving_lock::{BULK_LOAD_TOOK_OVER, hold_while_serving, keep_holding};
 
@@ -22,7 +21,7 @@ pub struct ServeArgs {
 
 /// Starts the service and runs until SIGINT or SIGTERM.
 pub async fn run(args: ServeArgs) -> anyhow::Result<()> {
-    init_logging(&args.config);
+    logging::init(&args.config.log, "info", args.config.log_format);
     // Listening before the build: a signal during migrations stops the process right after
     // them instead of killing it in the middle.
     let shutdown = CancellationToken::new();
@@ -92,21 +91,6 @@ fn effective_config(args: &ServeArgs) -> Config {
         config.research_fetch = Some(false);
     }
     config
-}
-
-/// Logs go to stderr (stdout carries what `--demo` prints for the user); colours only when
-/// stderr is a terminal, so a log file or a collector gets plain text.
-fn init_logging(config: &Config) {
-    use std::io::IsTerminal;
-    let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal());
-    let _ = match config.log_format {
-        LogFormat::Json => builder.json().try_init(),
-        LogFormat::Text => builder.try_init(),
-    };
 }
 
 /// A random admin token for a demo run that has none.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::each_backend;
-use crate::support::command::signalwatch;
+use crate::support::command::{signalwatch, signalwatch_with};
 use crate::support::receiver::{Answer, Receiver};
 use crate::support::{Backend, TestApp};
 
@@ -323,6 +323,38 @@ async fn a_missing_file_and_an_unreachable_database_each_get_one_sentence() {
         last_line(&no_server.stderr).starts_with("error: cannot reach PostgreSQL at 127.0.0.1:1: "),
         "{}",
         no_server.stderr
+    );
+}
+
+#[tokio::test]
+async fn an_import_logs_warnings_only_unless_signalwatch_log_asks_for_more() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("companies.ndjson"),
+        "{\"name\":\"Acme\",\"website\":\"https://acme.example\"}\n",
+    )
+    .expect("import file");
+    let url = format!("sqlite://{}", dir.path().join("db.sqlite").display());
+    let args = ["import", "--create", "--database-url", &url, "."];
+
+    let quiet = signalwatch(dir.path(), &args).await;
+    let asked = signalwatch_with(dir.path(), &args, &[("SIGNALWATCH_LOG", "sqlx=debug")]).await;
+
+    assert!(quiet.success && asked.success, "{quiet:?} {asked:?}");
+    assert!(
+        !quiet.stderr.contains("sqlx::query") && !quiet.stderr.contains(" INFO "),
+        "without SIGNALWATCH_LOG only warnings and errors are logged: {}",
+        quiet.stderr
+    );
+    assert!(
+        asked.stderr.contains("DEBUG") && asked.stderr.contains("sqlx::query"),
+        "SIGNALWATCH_LOG=sqlx=debug logs the statements to stderr: {}",
+        asked.stderr
+    );
+    assert!(
+        !asked.stdout.contains("sqlx::query"),
+        "stdout keeps the import's own lines: {}",
+        asked.stdout
     );
 }
 

@@ -24,7 +24,7 @@ use crate::store::StoreError;
 const CHECKPOINT_DELAY: Duration = Duration::from_millis(50);
 
 /// Log length (frames) past which a checkpoint catches up inside a writer's turn, so that the
-/// log starts over: about 64 MB of 4 KB pages, well under a second of ingest at the tuned rate.
+/// log starts over: about 128 MB of 8 KiB pages, well under a second of ingest at the tuned rate.
 /// SQLite's own threshold (`wal_autocheckpoint`, set where connections are opened) lies above
 /// this one.
 const CATCH_UP_FRAMES: i64 = 16_000;

@@ -37,6 +37,17 @@ pub struct RunningCommand {
 
 /// Starts `signalwatch ARGS…` in `dir`, as [`signalwatch`] does, and returns at once.
 pub fn start_signalwatch(dir: &Path, args: &[&str]) -> RunningCommand {
+    start_signalwatch_with(dir, args, &[])
+}
+
+/// Runs `signalwatch ARGS…` as [`signalwatch`] does, with the environment variables `env` set.
+pub async fn signalwatch_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> CommandRun {
+    start_signalwatch_with(dir, args, env).finish().await
+}
+
+/// Starts `signalwatch ARGS…` as [`start_signalwatch`] does, with the environment variables
+/// `env` set (every other `SIGNALWATCH_` variable of the test run is removed).
+pub fn start_signalwatch_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> RunningCommand {
     let mut command = Command::new(env!("CARGO_BIN_EXE_signalwatch"));
     command
         .args(args)
@@ -49,6 +60,7 @@ pub fn start_signalwatch(dir: &Path, args: &[&str]) -> RunningCommand {
             command.env_remove(name);
         }
     }
+    command.envs(env.iter().copied());
     RunningCommand {
         child: command.spawn().expect("the signalwatch binary runs"),
     }
