@@ -72,7 +72,7 @@ impl Application {
         let collectors = Collectors::new(&config)?;
         // Signal ingests arrive only through the API.
         let ingest = match config.role.runs_api() {
-            true => IngestGroups::start(db.clone()),
+            true => IngestGroups::start(db.clone(), dispatcher.pressure()),
             false => IngestGroups::none(),
         };
         let services = Services {

@@ -456,6 +456,17 @@ pub struct Config {
     )]
     pub worker_niceness: u8,
 
+    /// While signals arrive faster than they can be stored, the workers hold new deliveries
+    /// back (durably queued) until the oldest has waited this long, then send oldest first; 0
+    /// sends at once whatever the load
+    #[arg(
+        long = "delivery-yield-seconds",
+        alias = "delivery_yield_seconds",
+        env = "SIGNALWATCH_DELIVERY_YIELD_SECONDS",
+        default_value_t = 10
+    )]
+    pub delivery_yield_seconds: u64,
+
     /// Most PostgreSQL connections this process opens; processes together must stay under the
     /// server's `max_connections`
     #[arg(

@@ -31,6 +31,11 @@ pub fn delivery_queue(pending: i64, retrying: i64, oldest_age: Duration) {
         .set(oldest_age.as_secs_f64());
 }
 
+/// A worker rested instead of claiming, giving way to a saturated ingest (`delivery::pressure`).
+pub fn delivery_claim_held_back() {
+    metrics::counter!("signalwatch_delivery_claims_held_back_total").increment(1);
+}
+
 /// An e-mail digest the mail server (or the mail directory) took.
 pub fn email_sent() {
     metrics::counter!("signalwatch_emails_sent_total").increment(1);

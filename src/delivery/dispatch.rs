@@ -10,6 +10,7 @@ use tokio::sync::Notify;
 use super::announcer::Announcer;
 use super::client::{PostOutcome, WebhookClient};
 use super::event::{envelope, test_event_data};
+use super::pressure::{IngestPressure, hold_back};
 use crate::config::Config;
 use crate::domain::delivery_status::DeliveryStatus;
 use crate::domain::retry::{Attempt, Next, max_attempts, next_step, parse_retry_after};
@@ -63,6 +64,10 @@ pub struct Dispatcher {
     wake: Notify,
     /// Notifications to the other processes (they coalesce).
     announcer: Announcer,
+    /// Whether an ingest of this deployment is saturated (see `pressure`).
+    pressure: IngestPressure,
+    /// How long a due delivery may be held back while it is, in milliseconds (0: never).
+    yield_ms: i64,
 }
 
 impl Dispatcher {
@@ -77,6 +82,8 @@ impl Dispatcher {
             lease_ms: lease_ms(timeout),
             wake: Notify::new(),
             announcer: Announcer::default(),
+            pressure: IngestPressure::default(),
+            yield_ms: config.delivery_yield_seconds.saturating_mul(1000) as i64,
         })
     }
 
@@ -112,6 +119,22 @@ impl Dispatcher {
     /// told already (an ingest announces its deliveries at its commit).
     pub fn wake_local(&self) {
         self.wake.notify_one();
+    }
+
+    /// The ingest pressure this process's workers heed, for its ingest writer to mark.
+    pub fn pressure(&self) -> IngestPressure {
+        self.pressure.clone()
+    }
+
+    /// True while an ingest of this deployment is saturated and deliveries may wait for it.
+    pub fn yielding(&self, now_ms: i64) -> bool {
+        self.yield_ms > 0 && self.pressure.active(now_ms)
+    }
+
+    /// How long the worker holds its next claim back at `now_ms`, given the earliest pending
+    /// delivery's due time (see `pressure::hold_back`); `None` to claim now.
+    pub fn hold_back(&self, now_ms: i64, oldest_pending: Option<i64>) -> Option<Duration> {
+        hold_back(now_ms, self.pressure.until(), oldest_pending, self.yield_ms)
     }
 
     /// Waits until [`Dispatcher::wake`] is called or `timeout` passes.

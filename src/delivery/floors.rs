@@ -28,6 +28,8 @@ pub const MARGIN_MS: i64 = 1_000;
 #[derive(Debug, Default)]
 pub struct Floors {
     floors: HashMap<String, i64>,
+    /// The earliest `next_attempt_at` of any pending delivery at the last read.
+    oldest: Option<i64>,
     read_at: Option<Instant>,
 }
 
@@ -35,6 +37,12 @@ impl Floors {
     /// The current floors; empty (every seek from the start) until the first read.
     pub fn get(&self) -> &HashMap<String, i64> {
         &self.floors
+    }
+
+    /// The earliest `next_attempt_at` of any pending delivery when the floors were last read
+    /// (`None`: none was pending, or the floors were never read).
+    pub fn oldest(&self) -> Option<i64> {
+        self.oldest
     }
 
     /// Reads the floors again when [`REFRESH`] has passed since the last read. On an error the
@@ -45,12 +53,14 @@ impl Floors {
         }
         match earliest_pending(db).await {
             Ok(rows) => {
+                self.oldest = rows.iter().filter_map(|(_, earliest)| *earliest).min();
                 self.floors = floors_of(rows, now_ms);
                 self.read_at = Some(Instant::now());
             }
             Err(err) => {
                 tracing::error!(error = %err, "reading the delivery claim floors failed");
                 self.floors.clear();
+                self.oldest = None;
                 self.read_at = None;
             }
         }

@@ -9,4 +9,5 @@ pub mod email;
 pub mod event;
 mod floors;
 pub mod guard;
+pub mod pressure;
 pub mod worker;

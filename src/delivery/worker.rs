@@ -21,7 +21,7 @@ use crate::domain::time::now_ms;
 use crate::store::deliveries::{
     AttemptRecord, Claim, claim_due, expire_held, extend_leases, record_attempts, release,
 };
-use crate::store::outbox::listen_queued;
+use crate::store::outbox::{BUSY, listen_queued};
 
 /// Most requests open per webhook.
 pub const PER_ENDPOINT: usize = 16;
@@ -81,6 +81,16 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
         }
         claimable |= ledger.take_answers();
         ledger.record().await;
+        if claimable && let Some(rest) = ledger.held_back().await {
+            // An ingest is saturated: the deliveries wait (see `pressure`); outcomes coming
+            // back are still recorded, and the claim is made once the rest is over.
+            crate::telemetry::delivery_claim_held_back();
+            tokio::select! {
+                _ = shutdown.cancelled() => break,
+                _ = tokio::time::sleep(rest) => {}
+            }
+            continue;
+        }
         if claimable {
             claimable = false;
             let round = Instant::now();
@@ -172,6 +182,17 @@ impl Ledger {
         for record in self.answered.drain(..) {
             self.leased.remove(&record.delivery_id);
         }
+    }
+
+    /// How long to rest instead of claiming, while an ingest is saturated and the oldest pending
+    /// delivery has not waited as long as the deployment allows (`pressure::hold_back`).
+    async fn held_back(&mut self) -> Option<Duration> {
+        let now = now_ms();
+        if !self.dispatcher.yielding(now) {
+            return None;
+        }
+        self.floors.refresh_if_due(self.dispatcher.db(), now).await;
+        self.dispatcher.hold_back(now, self.floors.oldest())
     }
 
     /// Claims what there is room for and starts sending it; returns how many started.
@@ -284,7 +305,12 @@ async fn hear_announcements(dispatcher: Arc<Dispatcher>, shutdown: CancellationT
         tokio::select! {
             _ = shutdown.cancelled() => return,
             heard = listener.recv() => match heard {
-                Ok(_) => dispatcher.wake_local(),
+                Ok(heard) => {
+                    if heard.payload() == BUSY {
+                        dispatcher.pressure().mark(now_ms());
+                    }
+                    dispatcher.wake_local();
+                }
                 Err(err) => {
                     tracing::warn!(error = %err, "listening for queued deliveries failed");
                     tokio::time::sleep(POLL).await;

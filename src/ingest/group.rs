@@ -9,12 +9,16 @@
 //! Each request sees what it would have seen had the requests been stored one after the other in
 //! arrival order: records keep their order, a repeated id is inserted once and then updated.
 
+use std::time::Instant;
+
 use tokio::sync::{mpsc, oneshot};
 
 use super::RecordError;
 use super::fields::Record;
-use super::signal_batch::{SignalReport, ingest_signals};
+use super::signal_batch::{SignalReport, ingest_signals_as};
+use crate::delivery::pressure::{IngestPressure, WriterLoad};
 use crate::domain::signal_type::SignalType;
+use crate::domain::time::now_ms;
 use crate::store::{Db, StoreError};
 
 /// Records a group holds at most (a request larger than this forms a group of its own).
@@ -68,9 +72,10 @@ impl IngestGroups {
     /// Starts the writer on `db`; it ends when every handle is dropped.
     ///
     /// The writer runs where the store runs its busiest writer best ([`Db::spawn_writer`]).
-    pub fn start(db: Db) -> IngestGroups {
+    /// It marks `pressure` whenever it finds itself saturated (see `delivery::pressure`).
+    pub fn start(db: Db, pressure: IngestPressure) -> IngestGroups {
         let (queue, jobs) = mpsc::channel(QUEUE);
-        db.spawn_writer("ingest-writer", write_groups(db.clone(), jobs));
+        db.spawn_writer("ingest-writer", write_groups(db.clone(), jobs, pressure));
         IngestGroups { queue }
     }
 
@@ -110,12 +115,17 @@ impl IngestGroups {
 /// [`MAX_GROUP_RECORDS`]), and stores them kind by kind, in arrival order within a kind, on a
 /// connection of its own ([`Db::own_writer`]), opened when the writer starts and rehearsed on
 /// each kind's statements (`ingest::rehearsal`), whose caches stay warm between groups.
-async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
+///
+/// It measures its own load: a writer that spends nearly all its time writing is saturated,
+/// and marks `pressure`, which the workers heed; its groups' announcements then say `busy`.
+async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>, pressure: IngestPressure) {
     let writer = db.own_writer();
     // At the start, not at the first group: that group's requests, and those queued behind
     // them, would wait for the connection to open and its statements to be prepared.
     super::rehearsal::rehearse(&writer).await;
+    let mut load = WriterLoad::new(Instant::now());
     while let Some(first) = jobs.recv().await {
+        let started = Instant::now();
         let mut size = first.records.len();
         let mut taken = vec![first];
         while size < MAX_GROUP_RECORDS {
@@ -127,8 +137,13 @@ async fn write_groups(db: Db, mut jobs: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
+        let (busy, requests) = (pressure.active(now_ms()), taken.len());
         for group in by_kind(taken) {
-            write_group(&writer, group).await;
+            write_group(&writer, group, busy).await;
+        }
+        let ended = Instant::now();
+        if load.wrote(requests, ended - started, ended) == Some(true) {
+            pressure.mark(now_ms());
         }
     }
 }
@@ -145,8 +160,8 @@ fn by_kind(jobs: Vec<Job>) -> Vec<Vec<Job>> {
     groups
 }
 
-/// Accepts one kind's jobs as one batch and answers each.
-async fn write_group(db: &Db, jobs: Vec<Job>) {
+/// Accepts one kind's jobs as one batch and answers each; `busy`: the writer is saturated.
+async fn write_group(db: &Db, jobs: Vec<Job>, busy: bool) {
     let kind = jobs[0].kind;
     let mut parts = Vec::with_capacity(jobs.len());
     let mut replies = Vec::with_capacity(jobs.len());
@@ -155,7 +170,7 @@ async fn write_group(db: &Db, jobs: Vec<Job>) {
         replies.push(job.reply);
     }
     let merged = Merged::of(parts);
-    match ingest_signals(db, kind, merged.records).await {
+    match ingest_signals_as(db, kind, merged.records, busy).await {
         Ok(report) => {
             for (reply, report) in replies.into_iter().zip(merged.layout.split(report)) {
                 let _ = reply.send(Ok(report));

@@ -25,6 +25,8 @@ pub struct ImportSession {
     batches: Option<BatchNumbers>,
     /// Every batch is rolled back instead of committed (see `ingest::rehearsal`).
     rehearsal: bool,
+    /// The ingest writer writing these batches is saturated (see `delivery::pressure`).
+    busy: bool,
 }
 
 /// The numbers of a bulk load's signal batches, in the order they are written, across the
@@ -36,6 +38,20 @@ impl ImportSession {
     /// A session that knows nothing yet.
     pub fn new() -> ImportSession {
         ImportSession::default()
+    }
+
+    /// A session for a group of the ingest writer, saturated or not (`busy`): its batches'
+    /// announcements of queued deliveries say so (see `delivery::pressure`).
+    pub fn grouped(busy: bool) -> ImportSession {
+        ImportSession {
+            busy,
+            ..ImportSession::default()
+        }
+    }
+
+    /// True when the ingest writing these batches is saturated.
+    pub fn busy(&self) -> bool {
+        self.busy
     }
 
     /// A session for loading files: its transactions also tune their SQLite connection for bulk

@@ -98,7 +98,18 @@ pub async fn ingest_signals(
     kind: SignalType,
     records: Vec<Result<Record, RecordError>>,
 ) -> Result<SignalReport, StoreError> {
-    let mut session = ImportSession::new();
+    ingest_signals_as(db, kind, records, false).await
+}
+
+/// As [`ingest_signals`], for a group of the ingest writer, saturated or not (`busy`): the
+/// announcement of its deliveries says so (see `delivery::pressure`).
+pub async fn ingest_signals_as(
+    db: &Db,
+    kind: SignalType,
+    records: Vec<Result<Record, RecordError>>,
+    busy: bool,
+) -> Result<SignalReport, StoreError> {
+    let mut session = ImportSession::grouped(busy);
     accept_signals(db, &mut session, prepare_signals(kind, records)).await
 }
 
@@ -185,7 +196,9 @@ async fn accept_once(
     // In the same transaction: no list answer can be cached under the old version from the
     // new rows, and the writer commits once instead of twice. The other processes' workers
     // hear of the deliveries at the commit.
-    outbox.enqueue_and_mark_changed(&mut tx, chain).await?;
+    outbox
+        .enqueue_and_mark_changed(&mut tx, chain, session.busy())
+        .await?;
     session.commit(tx, rows.len()).await?;
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));

@@ -264,6 +264,8 @@ pub struct Queued<'a> {
     pub events: &'a [NewEvent],
     pub deliveries: &'a [NewDelivery],
     pub alerts: &'a [NewAlert],
+    /// The announcement says [`BUSY`]: the ingest writer is saturated (`delivery::pressure`).
+    pub busy: bool,
 }
 
 /// The end of a transaction that accepted data: queues its events, deliveries and alert items
@@ -282,13 +284,22 @@ pub async fn enqueue_and_mark_changed<'a>(
     let (bump, shard) = super::versions::bump_one_shard();
     let announce = matches!(tx, Tx::Postgres(_)) && !queued.deliveries.is_empty();
     if announce {
-        let last = format!("{bump} RETURNING pg_notify(?, '')");
-        let values = [Val::Int(Some(shard)), Val::text(QUEUED_CHANNEL)];
+        let last = format!("{bump} RETURNING pg_notify(?, ?)");
+        let payload = if queued.busy { BUSY } else { "" };
+        let values = [
+            Val::Int(Some(shard)),
+            Val::text(QUEUED_CHANNEL),
+            Val::text(payload),
+        ];
         chain.run(tx, &last, &values).await
     } else {
         chain.run(tx, bump, &[Val::Int(Some(shard))]).await
     }
 }
+
+/// What an announcement of queued deliveries says when the ingest that queued them is
+/// saturated: the workers that hear it hold their claims back for a moment (`delivery::pressure`).
+pub const BUSY: &str = "busy";
 
 /// The PostgreSQL channel on which processes hear that deliveries were queued.
 const QUEUED_CHANNEL: &str = "signalwatch_deliveries_queued";

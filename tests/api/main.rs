@@ -25,6 +25,7 @@ mod dashboard_pages;
 mod dashboard_sign_in;
 mod delivery_retries;
 mod delivery_support;
+mod delivery_yield;
 mod demo;
 mod email_alerts;
 mod errors;

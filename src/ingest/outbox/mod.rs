@@ -105,17 +105,20 @@ impl Outbox {
     }
 
     /// As [`Outbox::enqueue`], after the inserts of `chain`, and then marks the list data as
-    /// changed and announces the deliveries to the other processes at the commit: the end of an
-    /// accepting transaction, one statement on PostgreSQL (`store::outbox`).
+    /// changed and announces the deliveries to the other processes at the commit, as `busy`
+    /// when the ingest is saturated: the end of an accepting transaction, one statement on
+    /// PostgreSQL (`store::outbox`).
     pub async fn enqueue_and_mark_changed<'a>(
         &'a self,
         tx: &mut Tx,
         chain: Chain<'a>,
+        busy: bool,
     ) -> Result<(), StoreError> {
         let queued = Queued {
             events: &self.events,
             deliveries: &self.deliveries,
             alerts: &self.alerts,
+            busy,
         };
         enqueue_and_mark_changed(tx, chain, queued).await
     }
