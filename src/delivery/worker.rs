@@ -65,6 +65,8 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
     let mut ledger = Ledger::new(dispatcher.clone());
     let mut last_expiry = 0;
     let mut last_renewal = now_ms();
+    // Holding claims back for a saturated ingest, since the last claim.
+    let mut holding = false;
     // Something may be claimable: at start, after a wake-up or poll, when a slot frees.
     let mut claimable = true;
     while !shutdown.is_cancelled() {
@@ -85,6 +87,10 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
             // An ingest is saturated: the deliveries wait (see `pressure`); outcomes coming
             // back are still recorded, and the claim is made once the rest is over.
             crate::telemetry::delivery_claim_held_back();
+            if !holding {
+                holding = true;
+                tracing::debug!("an ingest is saturated: holding delivery claims back");
+            }
             tokio::select! {
                 _ = shutdown.cancelled() => break,
                 _ = tokio::time::sleep(rest) => {}
@@ -93,6 +99,7 @@ pub async fn delivery_loop(dispatcher: Arc<Dispatcher>, shutdown: CancellationTo
         }
         if claimable {
             claimable = false;
+            holding = false;
             let round = Instant::now();
             if ledger.claim_round().await == 0 {
                 // A round that finds nothing may still have read due rows it cannot send.

@@ -72,6 +72,12 @@ impl Watching {
         url: &str,
     ) -> Watching {
         let app = TestApp::start_with(backend, settings).await;
+        Watching::on(app, receiver, url).await
+    }
+
+    /// The watch set up through `app` (a service already running, maybe another process),
+    /// its monitor's webhook posting to `url`.
+    pub async fn on(app: TestApp, receiver: Receiver, url: &str) -> Watching {
         let team = app.create_team().await;
         let acme = app
             .import_companies(json!([{ "name": "Acme", "website": "https://acme.com",

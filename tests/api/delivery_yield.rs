@@ -1,7 +1,7 @@
 //! Deliveries give way to a saturated ingest: while signals arrive faster than the ingest
 //! writer can store them, the worker holds its claims back and the deliveries wait, queued,
 //! never longer than `--delivery-yield-seconds`; every one of them still arrives. Told 0, the
-//! worker never holds back.
+//! worker never holds back. On PostgreSQL a worker process hears it from an API process.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -12,11 +12,24 @@ use tokio::task::JoinSet;
 use crate::delivery_support::{Watching, acme_round};
 use crate::each_backend;
 use crate::support::Backend;
+use crate::support::process::{Logging, Role, ServerProcess};
+use crate::support::receiver::Receiver;
 
 each_backend!(
     under_a_saturating_ingest_the_worker_holds_back_and_every_delivery_still_arrives,
     told_never_to_yield_the_worker_claims_under_the_same_load,
 );
+
+mod a_worker_process_holds_back_when_an_api_process_says_its_ingest_is_saturated {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "needs PostgreSQL: set SIGNALWATCH_TEST_POSTGRES_URL, run with --run-ignored all"]
+    async fn on_postgres() {
+        super::a_worker_process_holds_back_when_an_api_process_says_its_ingest_is_saturated(
+            crate::support::Backend::postgres(),
+        )
+        .await
+    }
+}
 
 /// Clients sending one signal after another, at once: more than the writer stores as fast as
 /// they come, so its groups hold several requests each and it is never idle.
@@ -107,4 +120,39 @@ async fn told_never_to_yield_the_worker_claims_under_the_same_load(backend: Back
         accepted.len()
     );
     assert_eq!(claims_held_back(&watching).await, 0);
+}
+
+async fn a_worker_process_holds_back_when_an_api_process_says_its_ingest_is_saturated(
+    backend: Backend,
+) {
+    let database = backend.fresh_database().await;
+    let settings = [
+        "--allow-private-webhooks",
+        "true",
+        "--delivery-yield-seconds",
+        "5",
+    ];
+    let api = ServerProcess::start(&database.url, Role::Api, &settings).await;
+    let logging = Logging {
+        filter: "warn,signalwatch::cli::serve=info,signalwatch::delivery::worker=debug",
+        format: "json",
+    };
+    let mut worker = ServerProcess::spawn_logging(&database.url, Role::Worker, &logging, &settings);
+    worker.wait_until_ready().await;
+    let receiver = Receiver::start().await;
+    let url = receiver.url.clone();
+    let watching = Arc::new(Watching::on(api.app(), receiver, &url).await);
+
+    let accepted = saturate(&watching).await;
+
+    assert_eq!(
+        distinct_deliveries(&watching, accepted.len()).await,
+        accepted.len(),
+        "one delivery per accepted signal"
+    );
+    assert!(
+        worker.log().contains("holding delivery claims back"),
+        "the worker process heard that the ingest was saturated:\n{}",
+        worker.log()
+    );
 }
