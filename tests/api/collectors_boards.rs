@@ -193,16 +193,7 @@ async fn each_new_posting_of_a_watched_board_becomes_one_hiring_signal_delivered
     assert_eq!(listed.data()[0], second);
     assert_eq!(listed.data()[0]["enabled"], false);
 
-    let text = watch
-        .app
-        .client
-        .get(format!("{}/metrics", watch.app.base))
-        .send()
-        .await
-        .expect("metrics answer")
-        .text()
-        .await
-        .expect("metrics text");
+    let text = watch.app.metrics().await;
     assert!(
         text.contains("signalwatch_collector_signals_created_total{collector=\"greenhouse\"}"),
         "{text}"

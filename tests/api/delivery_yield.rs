@@ -65,16 +65,7 @@ async fn saturate(watching: &Arc<Watching>) -> Vec<String> {
 
 /// How many times the worker rested instead of claiming, from the service's metrics.
 async fn claims_held_back(watching: &Watching) -> u64 {
-    let app = &watching.app;
-    let text = app
-        .client
-        .get(format!("{}/metrics", app.base))
-        .send()
-        .await
-        .expect("metrics answer")
-        .text()
-        .await
-        .expect("metrics text");
+    let text = watching.app.metrics().await;
     text.lines()
         .find_map(|line| line.strip_prefix("signalwatch_delivery_claims_held_back_total "))
         .map_or(0, |value| {

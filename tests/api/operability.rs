@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::support::Backend;
 use crate::support::process::{Logging, Role, ServerProcess};
 use crate::support::receiver::{Answer, Receiver};
-use crate::support::{Backend, TestApp};
 
 const DEADLINE: Duration = Duration::from_secs(30);
 
@@ -30,17 +30,6 @@ where
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-async fn metrics(app: &TestApp) -> String {
-    app.client
-        .get(format!("{}/metrics", app.base))
-        .send()
-        .await
-        .expect("metrics answer")
-        .text()
-        .await
-        .expect("metrics text")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -134,7 +123,7 @@ async fn requests_and_failed_deliveries_are_logged_plainly_and_the_queue_is_meas
 
     let text = wait_until(
         "the retry in the metrics",
-        || metrics(&app),
+        || app.metrics(),
         |m| m.contains("signalwatch_deliveries_retrying 1"),
     )
     .await;

@@ -215,6 +215,18 @@ impl TestApp {
             .await
     }
 
+    /// The service's Prometheus metrics (`GET /metrics`) as text.
+    pub async fn metrics(&self) -> String {
+        self.client
+            .get(format!("{}/metrics", self.base))
+            .send()
+            .await
+            .expect("metrics answer")
+            .text()
+            .await
+            .expect("metrics text")
+    }
+
     /// An admin API call with the admin token.
     pub async fn admin(
         &self,
