@@ -220,6 +220,10 @@ pub struct ClosedLoop {
     pub drained_after_seconds: f64,
     /// CPU from the first request until the last first attempt arrived (held: the last answer).
     pub cpu: PhaseCpu,
+    /// First attempts that arrived while the clients were still sending.
+    pub arrived_while_sending: usize,
+    /// CPU from the first request to the last answer: what the sending shared the CPUs with.
+    pub sending_cpu: PhaseCpu,
 }
 
 /// Runs `clients` closed-loop clients for `duration`, spread over `apis`, then (unless `held`)
@@ -261,6 +265,8 @@ pub async fn closed_loop(
         times.extend(t);
     }
     let sending = started.elapsed();
+    let arrived_while_sending = receiver.distinct();
+    let sending_cpu = cpu.end().await?;
     let wanted = if held {
         0
     } else {
@@ -289,5 +295,7 @@ pub async fn closed_loop(
         missing,
         drained_after_seconds,
         cpu,
+        arrived_while_sending,
+        sending_cpu,
     })
 }

@@ -88,12 +88,13 @@ pub fn render(command: &str, rows: &[Figures]) -> String {
         "\n| run | closed-loop ingest clients (one signal per request, fan-out to 10) | \
          deliveries | events/s | failed | ingest p50 / p99 | first attempts after the sending | \
          CPU-ms per 1,000 events, until the last first attempt (held: the last answer): \
-         servers / PostgreSQL / harness |\n|---|---|---|---|---|---|---|---|\n",
+         servers / PostgreSQL / harness | while sending: first attempts arrived; CPU-ms per \
+         1,000 events, servers / PostgreSQL |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     for f in rows {
         for c in &f.closed {
             text.push_str(&format!(
-                "| {} | {} | {} | {:.0} ({} accepted) | {} | {:.1} / {:.1} ms | {} | {:.0} / {:.0} / {:.0} |\n",
+                "| {} | {} | {} | {:.0} ({} accepted) | {} | {:.1} / {:.1} ms | {} | {:.0} / {:.0} / {:.0} | {}; {:.0} / {:.0} |\n",
                 f.name,
                 c.clients,
                 if c.held { "held" } else { "going out" },
@@ -113,6 +114,9 @@ pub fn render(command: &str, rows: &[Figures]) -> String {
                 per(c.cpu.servers_ms, c.accepted),
                 per(c.cpu.postgres_ms, c.accepted),
                 per(c.cpu.harness_ms, c.accepted),
+                c.arrived_while_sending,
+                per(c.sending_cpu.servers_ms, c.accepted),
+                per(c.sending_cpu.postgres_ms, c.accepted),
             ));
         }
     }
