@@ -256,7 +256,8 @@ async fn resolve_companies(
     };
     for record in &prepared.records {
         match record
-            .clone()
+            .as_ref()
+            .map_err(Clone::clone)
             .and_then(|p| resolve(&mut index, &mut resolved.created, now, p))
         {
             Ok(row) => resolved.rows.push(row),
@@ -303,7 +304,7 @@ fn resolve(
     index: &mut CompanyIndex,
     created: &mut Vec<CompanyRow>,
     now: i64,
-    prepared: PreparedSignal,
+    prepared: &PreparedSignal,
 ) -> Result<SignalRow, RecordError> {
     let error = |error: String| RecordError {
         index: prepared.index,
@@ -316,7 +317,7 @@ fn resolve(
         .other
         .as_ref()
         .and_then(|other| find_or_create(index, created, now, other));
-    let mut row = prepared.row.map_err(error)?;
+    let mut row = prepared.row.clone().map_err(error)?;
     row.company_id = company_id;
     row.other_company_id = other;
     row.id = prepared.key.id(&row);

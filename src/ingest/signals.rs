@@ -19,8 +19,8 @@ pub use super::signal_batch::{SignalReport, ingest_signals};
 pub fn build_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
     let mut row = base_row(kind, record)?;
     let text = search_text(kind, record);
-    row.search_body = text.body;
-    row.search_description = text.description;
+    row.search_body = text.body.into();
+    row.search_description = text.description.into();
     row.search_substrings = substring_texts(kind, record, row.title.as_deref());
     Ok(row)
 }
@@ -87,7 +87,7 @@ fn base_row(kind: SignalType, record: &Record) -> Result<SignalRow, String> {
         kind: kind.as_str(),
         occurred_at,
         discovered_at: timestamp(record, discovered_keys).unwrap_or(occurred_at),
-        payload: payload(record),
+        payload: payload(record).into(),
         ..SignalRow::default()
     };
     match kind {

@@ -3,6 +3,8 @@
 //! see `bulk_unnest`), and `IN (…)` lists (`= ANY($n)` with one array parameter on
 //! PostgreSQL, chunked placeholder lists on SQLite).
 
+use std::sync::Arc;
+
 use sqlx::FromRow;
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
@@ -13,6 +15,9 @@ use super::{StoreError, Tx};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Val<'a> {
     Text(Option<&'a str>),
+    /// A long text held in shared memory, bound by its reference count instead of a copy (a
+    /// signal's payload and search texts, kilobytes each).
+    Shared(&'a Arc<str>),
     Int(Option<i64>),
     Bool(bool),
 }
@@ -26,6 +31,11 @@ impl<'a> Val<'a> {
     /// A text value.
     pub fn text(value: &'a str) -> Val<'a> {
         Val::Text(Some(value))
+    }
+
+    /// A shared text value.
+    pub fn shared(value: &'a Arc<str>) -> Val<'a> {
+        Val::Shared(value)
     }
 }
 
@@ -43,6 +53,7 @@ macro_rules! bind_vals {
         for v in $vals {
             q = match *v {
                 Val::Text(t) => q.bind(t),
+                Val::Shared(t) => q.bind(std::sync::Arc::clone(t)),
                 Val::Int(i) => q.bind(i),
                 Val::Bool(b) => q.bind(b),
             };

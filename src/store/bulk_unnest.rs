@@ -33,7 +33,7 @@ fn columns<'a>(values: &[Val<'a>], width: usize) -> Option<Vec<Column<'a>>> {
     let mut columns: Vec<Column<'a>> = values[..width]
         .iter()
         .map(|v| match v {
-            Val::Text(_) => Column::Text(Vec::with_capacity(rows)),
+            Val::Text(_) | Val::Shared(_) => Column::Text(Vec::with_capacity(rows)),
             Val::Int(_) => Column::Int(Vec::with_capacity(rows)),
             Val::Bool(_) => Column::Bool(Vec::with_capacity(rows)),
         })
@@ -42,6 +42,7 @@ fn columns<'a>(values: &[Val<'a>], width: usize) -> Option<Vec<Column<'a>>> {
         for (column, value) in columns.iter_mut().zip(row) {
             match (column, *value) {
                 (Column::Text(c), Val::Text(v)) => c.push(v),
+                (Column::Text(c), Val::Shared(v)) => c.push(Some(&**v)),
                 (Column::Int(c), Val::Int(v)) => c.push(v),
                 (Column::Bool(c), Val::Bool(v)) => c.push(v),
                 _ => return None,
@@ -222,6 +223,19 @@ mod tests {
             "INSERT INTO t (a, b) SELECT u1, u2 \
              FROM UNNEST((SELECT $1)::text[], $2::text[]) AS u(u1, u2)"
         );
+    }
+
+    #[test]
+    fn shared_and_borrowed_texts_fill_one_text_column() {
+        let payload: std::sync::Arc<str> = "{\"title\":\"CTO\"}".into();
+        let values = [Val::shared(&payload), Val::text("plain"), Val::Text(None)];
+        let columns = columns(&values, 1).expect("one text column");
+        match columns.as_slice() {
+            [Column::Text(texts)] => {
+                assert_eq!(texts, &[Some("{\"title\":\"CTO\"}"), Some("plain"), None]);
+            }
+            _ => panic!("expected one text column"),
+        }
     }
 
     #[test]

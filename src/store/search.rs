@@ -2,6 +2,8 @@
 //! is written here and read by `company_names`) and PostgreSQL tsvector. Each function returns a
 //! SQL condition for the list builders, or writes the search documents of stored rows.
 
+use std::sync::Arc;
+
 use super::bulk::{RowStatement, Val, execute_in, execute_rows};
 use super::query::Conditions;
 use super::{Db, StoreError, Tx};
@@ -297,9 +299,9 @@ pub struct SearchDoc<'a> {
     /// The rowid of the signal's row.
     pub rowid: i64,
     /// The signal's own words (`search`).
-    pub body: &'a str,
+    pub body: &'a Arc<str>,
     /// A job's description (`description`).
-    pub description: &'a str,
+    pub description: &'a Arc<str>,
     /// For the kinds the substring filters serve: the place text and the lower-cased role
     /// (a job change's; empty for a posting).
     pub substrings: Option<(&'a str, &'a str)>,
@@ -325,8 +327,8 @@ pub async fn index_signals(
             .flat_map(|d| {
                 [
                     Val::Int(Some(d.rowid)),
-                    Val::text(d.body),
-                    Val::text(d.description),
+                    Val::shared(d.body),
+                    Val::shared(d.description),
                 ]
             })
             .collect();

@@ -2,6 +2,7 @@
 //! documents, written set-wise (multi-row statements) for a whole batch.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::bulk::{
     RowStatement, Val, execute_in, execute_rows, fetch_rows, fetch_rows_planned_once, select_in,
@@ -33,12 +34,13 @@ pub struct SignalRow {
     pub sort_text: Option<String>,
     pub title: Option<String>,
     pub person_key: Option<String>,
-    pub payload: String,
+    /// The record's own fields as JSON; shared, so that binding it copies nothing.
+    pub payload: Arc<str>,
     pub tags: Vec<String>,
     /// Searchable words of the signal's own text.
-    pub search_body: String,
+    pub search_body: Arc<str>,
     /// Searchable words of a job's description.
-    pub search_description: String,
+    pub search_description: Arc<str>,
     /// The place and role texts of the substring filters, for the kinds they serve (postings and
     /// job changes; see `store::search`).
     pub search_substrings: Option<(String, String)>,
@@ -271,9 +273,12 @@ fn push_row<'a>(values: &mut Vec<Val<'a>>, s: &'a SignalRow, now: i64, postgres:
     values.extend([&s.country, &s.region, &s.city, &s.source].map(Val::opt));
     values.push(Val::Int(s.applicants));
     values.extend([&s.sort_text, &s.title, &s.person_key].map(Val::opt));
-    values.extend([Val::text(&s.payload), Val::Int(Some(now)), ids[1]]);
+    values.extend([Val::shared(&s.payload), Val::Int(Some(now)), ids[1]]);
     if postgres {
-        values.extend([Val::text(&s.search_body), Val::text(&s.search_description)]);
+        values.extend([
+            Val::shared(&s.search_body),
+            Val::shared(&s.search_description),
+        ]);
     }
 }
 
