@@ -1,5 +1,7 @@
 //! The company list query: filters, order and paging over `companies`.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 use sqlx::FromRow;
 
@@ -117,7 +119,7 @@ pub async fn list_companies(
     db: &Db,
     cache: &CountCache,
     q: &CompanyQuery,
-) -> Result<Vec<CompanyRow>, StoreError> {
+) -> Result<Arc<Vec<CompanyRow>>, StoreError> {
     let mut c = conditions(db, q);
     let direction = match q.order {
         Order::Asc => "ASC",

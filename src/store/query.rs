@@ -158,18 +158,18 @@ pub async fn cached_count(
 }
 
 /// Runs a built SELECT, or answers it from `cache` when the list data has not changed since;
-/// `size` estimates the bytes a row holds, for the cache's budget.
+/// `size` estimates the bytes a row holds, for the cache's budget. The rows are shared with the
+/// cache: an answer from it copies none of them.
 pub async fn cached_fetch_all<R>(
     db: &Db,
     cache: &CountCache,
     sql: String,
     binds: &[Bind],
     size: impl Fn(&R) -> usize,
-) -> Result<Vec<R>, StoreError>
+) -> Result<Arc<Vec<R>>, StoreError>
 where
     R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
         + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
-        + Clone
         + Send
         + Sync
         + Unpin
@@ -178,11 +178,12 @@ where
     let version = super::versions::data_version(db).await?;
     let key = CountCache::key(&sql, binds);
     if let Some(rows) = cache.page::<R>(&key, version) {
-        return Ok(rows.as_ref().clone());
+        return Ok(rows);
     }
     let rows: Vec<R> = fetch_all(db, sql, binds).await?;
     let bytes = rows.iter().map(&size).sum::<usize>() + key.len();
-    cache.put_page(key, version, Arc::new(rows.clone()), bytes);
+    let rows = Arc::new(rows);
+    cache.put_page(key, version, Arc::clone(&rows), bytes);
     Ok(rows)
 }
 

@@ -1,6 +1,8 @@
 //! The signal list query: filters, order and paging built into one SELECT over `signals` joined
 //! to the signal's company (and the other company: acquirer or previous employer).
 
+use std::sync::Arc;
+
 use sqlx::FromRow;
 
 use super::count_cache::CountCache;
@@ -69,7 +71,7 @@ pub async fn list_signals(
     db: &Db,
     cache: &CountCache,
     q: &SignalQuery,
-) -> Result<Vec<SignalListRow>, StoreError> {
+) -> Result<Arc<Vec<SignalListRow>>, StoreError> {
     let tags = tag_strategy::for_page(db, cache, q).await?;
     let mut c = conditions(db, q, &tags, Reading::Page);
     let direction = match q.order {

@@ -61,7 +61,7 @@ pub async fn list(
         if let Some(filter) = &query.funding {
             let companies: Vec<String> = rows.iter().map(|r| r.c_id.clone()).collect();
             let matched = newest_matching_funding(&services.db, &companies, filter).await?;
-            for (record, row) in records.iter_mut().zip(&rows) {
+            for (record, row) in records.iter_mut().zip(rows.iter()) {
                 let funding = matched
                     .iter()
                     .find(|m| m.company_id == row.c_id)
