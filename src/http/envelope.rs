@@ -32,7 +32,19 @@ pub fn charged_page(
     credits_used: i64,
     credits_remaining: i64,
 ) -> Response {
-    let body = ChargedBody {
+    let body = charged_body(endpoint, data, pagination, credits_used, credits_remaining);
+    (StatusCode::OK, Json(body)).into_response()
+}
+
+/// The body [`charged_page`] answers with.
+fn charged_body<D: Serialize>(
+    endpoint: &str,
+    data: D,
+    pagination: impl Serialize,
+    credits_used: i64,
+    credits_remaining: i64,
+) -> ChargedBody<'_, D> {
+    ChargedBody {
         data,
         meta: ChargedMeta {
             credits_remaining,
@@ -42,8 +54,7 @@ pub fn charged_page(
         // As a JSON object its keys are written in order, as every other body's are.
         pagination: json!(pagination),
         success: true,
-    };
-    (StatusCode::OK, Json(body)).into_response()
+    }
 }
 
 /// The body of a credit-consuming list. Its fields, and `meta`'s, are declared in the sorted
@@ -100,16 +111,7 @@ mod tests {
             limit: 25,
             total: 26,
         };
-        let body = ChargedBody {
-            data: &data,
-            meta: ChargedMeta {
-                credits_remaining: 9,
-                credits_used: 1,
-                endpoint: "signals.funding",
-            },
-            pagination: json!(pagination),
-            success: true,
-        };
+        let body = charged_body("signals.funding", &data, &pagination, 1, 9);
         let object = json!({
             "success": true,
             "data": data,
