@@ -19,6 +19,7 @@ use crate::http::extract::QueryParams;
 use crate::http::signals::filters::{allowed, parse_request};
 use crate::http::state::AppState;
 use crate::service::credits::ChargedPage;
+use crate::service::rendered::{self, Record};
 use crate::service::sessions::Session;
 use crate::service::{ServiceError, companies, signals};
 
@@ -165,7 +166,7 @@ enum Refusal {
 
 fn fill_results(
     page: &mut SignalsPage,
-    charged: &ChargedPage<Value>,
+    charged: &ChargedPage<Record>,
     total: i64,
     at: i64,
     limit: i64,
@@ -180,7 +181,11 @@ fn fill_results(
     };
     page.credits_used = charged.credits_used;
     page.credits_remaining = charged.credits_remaining;
-    page.results = charged.rows.iter().map(result_item).collect();
+    page.results = charged
+        .rows
+        .iter()
+        .map(|record| result_item(&rendered::value(record)))
+        .collect();
 }
 
 fn empty_page(

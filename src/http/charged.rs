@@ -2,17 +2,17 @@
 //! credits used and the balance after.
 
 use axum::response::Response;
-use serde_json::Value;
+use serde::Serialize;
 
 use crate::http::envelope::charged_page;
 use crate::http::signals::pagination::PagePagination;
 use crate::service::credits::ChargedPage;
 
 /// The answer of one charged list page.
-pub fn charged_list(
+pub fn charged_list<T: Serialize>(
     endpoint: &str,
     pagination: PagePagination,
-    page: ChargedPage<Value>,
+    page: ChargedPage<T>,
 ) -> Response {
     charged_page(
         endpoint,

@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::company_research::research_misses;
 use super::credits::{ChargedPage, charged_page};
 use super::lists::{Paging, strict_company_ids};
+use super::rendered::{self, Record};
 use super::{ServiceError, Services, TeamContext};
 use crate::store::StoreError;
 use crate::store::company_lists::{count_companies, list_companies};
@@ -31,7 +32,7 @@ pub struct CompanyListRequest {
 #[derive(Debug, Clone)]
 pub struct CompanyPage {
     pub total: i64,
-    pub page: ChargedPage<Value>,
+    pub page: ChargedPage<Record>,
 }
 
 /// Lists one page of companies, charging one credit unless only the count is asked. With
@@ -62,7 +63,20 @@ pub async fn list(
     let total = count_companies(&services.db, &services.counts, &query).await?;
     let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_companies(&services.db, &services.counts, &query).await?;
-        Ok(rows.iter().map(company_record).collect::<Result<_, _>>()?)
+        if let Some(records) = rendered::cached(&services.counts, &rows, "companies") {
+            return Ok(records);
+        }
+        let records: Vec<Value> = rows
+            .rows
+            .iter()
+            .map(company_record)
+            .collect::<Result<_, _>>()?;
+        Ok(rendered::keep(
+            &services.counts,
+            &rows,
+            "companies",
+            &records,
+        )?)
     })
     .await?;
     Ok(CompanyPage { total, page })

@@ -18,6 +18,7 @@ pub mod keys;
 pub mod lists;
 pub mod monitors;
 pub mod people;
+pub mod rendered;
 pub mod sessions;
 pub mod signals;
 pub mod targets;

@@ -1,13 +1,11 @@
 //! The company list query: filters, order and paging over `companies`.
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 use sqlx::FromRow;
 
 use super::bulk::select_in;
 use super::count_cache::CountCache;
-use super::query::{Conditions, cached_count, cached_fetch_all};
+use super::query::{CachedRows, Conditions, cached_count, cached_fetch_all};
 use super::search::{categories_clause, company_search_clause};
 use super::signal_query::Order;
 use super::{Db, StoreError, Tx};
@@ -119,7 +117,7 @@ pub async fn list_companies(
     db: &Db,
     cache: &CountCache,
     q: &CompanyQuery,
-) -> Result<Arc<Vec<CompanyRow>>, StoreError> {
+) -> Result<CachedRows<CompanyRow>, StoreError> {
     let mut c = conditions(db, q);
     let direction = match q.order {
         Order::Asc => "ASC",

@@ -157,6 +157,48 @@ pub async fn cached_count(
     Ok(count)
 }
 
+/// The rows of a page query, with what identifies them in the cache: the query and the list
+/// data version they were read at.
+#[derive(Debug)]
+pub struct CachedRows<R> {
+    pub rows: Arc<Vec<R>>,
+    key: String,
+    version: i64,
+}
+
+impl<R> CachedRows<R> {
+    /// The records made from these rows the same way (`how`, which names everything the making
+    /// reads besides the rows), kept by [`CachedRows::keep_records`] while the list data is
+    /// unchanged. A repeated page then costs neither its query nor its records' making.
+    pub fn records<T: Send + Sync + 'static>(
+        &self,
+        cache: &CountCache,
+        how: &str,
+    ) -> Option<Arc<Vec<T>>> {
+        cache.page::<T>(&self.records_key(how), self.version)
+    }
+
+    /// Keeps the records made from these rows `how` for [`CachedRows::records`]; `size`
+    /// estimates the bytes a record holds, for the cache's budget.
+    pub fn keep_records<T: Send + Sync + 'static>(
+        &self,
+        cache: &CountCache,
+        how: &str,
+        records: Vec<T>,
+        size: impl Fn(&T) -> usize,
+    ) -> Arc<Vec<T>> {
+        let key = self.records_key(how);
+        let bytes = records.iter().map(size).sum::<usize>() + key.len();
+        let records = Arc::new(records);
+        cache.put_page(key, self.version, Arc::clone(&records), bytes);
+        records
+    }
+
+    fn records_key(&self, how: &str) -> String {
+        format!("{how}\u{1}{}", self.key)
+    }
+}
+
 /// Runs a built SELECT, or answers it from `cache` when the list data has not changed since;
 /// `size` estimates the bytes a row holds, for the cache's budget. The rows are shared with the
 /// cache: an answer from it copies none of them.
@@ -166,7 +208,7 @@ pub async fn cached_fetch_all<R>(
     sql: String,
     binds: &[Bind],
     size: impl Fn(&R) -> usize,
-) -> Result<Arc<Vec<R>>, StoreError>
+) -> Result<CachedRows<R>, StoreError>
 where
     R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
         + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
@@ -177,14 +219,17 @@ where
 {
     let version = super::versions::data_version(db).await?;
     let key = CountCache::key(&sql, binds);
-    if let Some(rows) = cache.page::<R>(&key, version) {
-        return Ok(rows);
-    }
-    let rows: Vec<R> = fetch_all(db, sql, binds).await?;
-    let bytes = rows.iter().map(&size).sum::<usize>() + key.len();
-    let rows = Arc::new(rows);
-    cache.put_page(key, version, Arc::clone(&rows), bytes);
-    Ok(rows)
+    let rows = match cache.page::<R>(&key, version) {
+        Some(rows) => rows,
+        None => {
+            let rows: Vec<R> = fetch_all(db, sql, binds).await?;
+            let bytes = rows.iter().map(&size).sum::<usize>() + key.len();
+            let rows = Arc::new(rows);
+            cache.put_page(key.clone(), version, Arc::clone(&rows), bytes);
+            rows
+        }
+    };
+    Ok(CachedRows { rows, key, version })
 }
 
 #[cfg(test)]

@@ -1,12 +1,10 @@
 //! The signal list query: filters, order and paging built into one SELECT over `signals` joined
 //! to the signal's company (and the other company: acquirer or previous employer).
 
-use std::sync::Arc;
-
 use sqlx::FromRow;
 
 use super::count_cache::CountCache;
-use super::query::{cached_count, cached_fetch_all};
+use super::query::{CachedRows, cached_count, cached_fetch_all};
 use super::signal_filters::{Reading, conditions};
 use super::signal_query::{Order, SignalQuery};
 use super::{Db, StoreError, count_plan, tag_strategy};
@@ -71,7 +69,7 @@ pub async fn list_signals(
     db: &Db,
     cache: &CountCache,
     q: &SignalQuery,
-) -> Result<Arc<Vec<SignalListRow>>, StoreError> {
+) -> Result<CachedRows<SignalListRow>, StoreError> {
     let tags = tag_strategy::for_page(db, cache, q).await?;
     let mut c = conditions(db, q, &tags, Reading::Page);
     let direction = match q.order {

@@ -1,6 +1,7 @@
 //! List answers are cached until the list data changes. A change stored through any process —
 //! this one or another on the same database — is in the very next answer of every process:
-//! the count and the page of a signal list, and the company list.
+//! the count and the page of a signal list, and the company list. A page's finished records
+//! are kept with it, each way of asking it apart.
 
 use serde_json::{Value, json};
 
@@ -14,6 +15,7 @@ each_backend!(
     a_signal_stored_through_another_process_is_in_the_next_count_and_page_of_this_one,
     a_signal_stored_through_this_process_is_in_its_next_answer,
     a_company_stored_through_another_process_is_in_the_next_company_list_of_this_one,
+    a_page_asked_again_another_way_shows_the_match_confidence_of_the_new_request,
 );
 
 async fn a_signal_stored_through_another_process_is_in_the_next_count_and_page_of_this_one(
@@ -67,6 +69,36 @@ async fn a_company_stored_through_another_process_is_in_the_next_company_list_of
         .await;
     assert_eq!(found.status, 200, "{:?}", found.body);
     assert_eq!(found.data()[0]["name"], "Late Arrival");
+}
+
+async fn a_page_asked_again_another_way_shows_the_match_confidence_of_the_new_request(
+    backend: Backend,
+) {
+    let (app, team) = start(backend).await;
+    let asked = |params: &'static [(&'static str, &'static str)]| {
+        let (app, team) = (&app, &team);
+        async move {
+            let response = app.get(&url(FUNDING, params), &team.key).await;
+            assert_eq!(response.status, 200, "{:?}", response.body);
+            let records = response.data().as_array().expect("records").clone();
+            assert!(!records.is_empty(), "{params:?}");
+            (
+                records.iter().map(record_id).collect::<Vec<_>>(),
+                records[0]["match_confidence"].clone(),
+            )
+        }
+    };
+
+    let (by_domain, exact) = asked(&[("company_domain", "hooli.at")]).await;
+    let (by_name, fuzzy) = asked(&[("company_name", "Hooly")]).await;
+    let (by_domain_again, exact_again) = asked(&[("company_domain", "hooli.at")]).await;
+
+    assert_eq!(by_name, by_domain);
+    assert_eq!(by_domain_again, by_domain);
+    assert_eq!(
+        (exact, fuzzy, exact_again),
+        (json!("exact"), json!("fuzzy"), json!("exact"))
+    );
 }
 
 /// A service with the known companies and funding rounds, and a team with credits; every list

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::credits::{ChargedPage, charged_page};
 use super::lists::{CompanyIdentity, Paging, resolve_identity, strict_company_ids};
+use super::rendered::{self, Record};
 use super::{ServiceError, Services, TeamContext};
 use crate::store::matched_funding::newest_matching_funding;
 use crate::store::signal_lists::{count_signals, list_signals};
@@ -29,7 +30,7 @@ pub struct SignalListRequest {
 #[derive(Debug, Clone)]
 pub struct SignalPage {
     pub total: i64,
-    pub page: ChargedPage<Value>,
+    pub page: ChargedPage<Record>,
 }
 
 /// Lists one page of signals for the team, charging one credit unless only the count is asked.
@@ -54,14 +55,21 @@ pub async fn list(
     let total = count_signals(&services.db, &services.counts, &query).await?;
     let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_signals(&services.db, &services.counts, &query).await?;
+        // Everything a record is made of besides its row: the confidence, and the funding
+        // filter that chooses `matchedFunding` (read, like the rows, at one data version).
+        let how = format!("signals|{}|{:?}", resolved.match_confidence, query.funding);
+        if let Some(records) = rendered::cached(&services.counts, &rows, &how) {
+            return Ok(records);
+        }
         let mut records = rows
+            .rows
             .iter()
             .map(|row| signal_record(row, resolved.match_confidence))
             .collect::<Result<Vec<_>, _>>()?;
         if let Some(filter) = &query.funding {
-            let companies: Vec<String> = rows.iter().map(|r| r.c_id.clone()).collect();
+            let companies: Vec<String> = rows.rows.iter().map(|r| r.c_id.clone()).collect();
             let matched = newest_matching_funding(&services.db, &companies, filter).await?;
-            for (record, row) in records.iter_mut().zip(rows.iter()) {
+            for (record, row) in records.iter_mut().zip(rows.rows.iter()) {
                 let funding = matched
                     .iter()
                     .find(|m| m.company_id == row.c_id)
@@ -72,7 +80,7 @@ pub async fn list(
                 }
             }
         }
-        Ok(records)
+        Ok(rendered::keep(&services.counts, &rows, &how, &records)?)
     })
     .await?;
     Ok(SignalPage { total, page })
