@@ -50,6 +50,7 @@ pub async fn list(
         paging,
         enrich,
     } = request;
+    let cache = services.counts.for_answer();
     query.limit = paging.limit;
     query.offset = paging.offset();
     query.ids = strict_company_ids(&services.db, &domains, &linkedin_pages).await?;
@@ -60,10 +61,10 @@ pub async fn list(
             query.ids = strict_company_ids(&services.db, &domains, &linkedin_pages).await?;
         }
     }
-    let total = count_companies(&services.db, &services.counts, &query).await?;
+    let total = count_companies(&services.db, &cache, &query).await?;
     let page = charged_page(services, ctx.team(), paging.count_only, || async {
-        let rows = list_companies(&services.db, &services.counts, &query).await?;
-        if let Some(records) = rendered::cached(&services.counts, &rows, "companies") {
+        let rows = list_companies(&services.db, &cache, &query).await?;
+        if let Some(records) = rendered::cached(&cache, &rows, "companies") {
             return Ok(records);
         }
         let records: Vec<Value> = rows
@@ -71,12 +72,7 @@ pub async fn list(
             .iter()
             .map(company_record)
             .collect::<Result<_, _>>()?;
-        Ok(rendered::keep(
-            &services.counts,
-            &rows,
-            "companies",
-            &records,
-        )?)
+        Ok(rendered::keep(&cache, &rows, "companies", &records)?)
     })
     .await?;
     Ok(CompanyPage { total, page })

@@ -68,7 +68,8 @@ pub async fn list(
     let InvestorListRequest { mut query, paging } = request;
     query.limit = paging.limit;
     query.offset = paging.offset();
-    let total = count_investors(&services.db, &services.counts, &query).await?;
+    let cache = services.counts.for_answer();
+    let total = count_investors(&services.db, &cache, &query).await?;
     let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_investors(&services.db, &query).await?;
         Ok(rows.iter().map(investor_record).collect())

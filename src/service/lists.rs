@@ -7,8 +7,7 @@ use super::ServiceError;
 use crate::store::Db;
 use crate::store::companies::{CompanyKey, ids_where_in};
 use crate::store::company_names::partial_company_ids;
-use crate::store::count_cache::CountCache;
-use crate::store::versions::data_version;
+use crate::store::count_cache::AnswerCache;
 
 pub use crate::store::signal_query::Order;
 
@@ -52,7 +51,7 @@ pub struct ResolvedIdentity {
 /// are kept in `cache` while the list data is unchanged.
 pub async fn resolve_identity(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     identity: &CompanyIdentity,
 ) -> Result<ResolvedIdentity, ServiceError> {
     if let Some(ids) = strict_company_ids(db, &identity.domains, &identity.linkedin_pages).await? {
@@ -78,10 +77,10 @@ pub async fn resolve_identity(
 /// is unchanged, else looked up (through the names' trigram index) and kept.
 async fn named_company_ids(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     name: &str,
 ) -> Result<Vec<String>, ServiceError> {
-    let version = data_version(db).await?;
+    let version = cache.version(db).await?;
     let key = format!("partial_company_ids|{NAME_CANDIDATES}|{name}");
     if let Some(ids) = cache.page::<String>(&key, version) {
         return Ok(ids.as_ref().clone());

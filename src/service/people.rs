@@ -252,7 +252,8 @@ pub async fn list(
     query.limit = paging.limit;
     query.offset = paging.offset();
     query.company_ids = strict_company_ids(&services.db, &domains, &linkedin_pages).await?;
-    let total = count_people(&services.db, &services.counts, &query).await?;
+    let cache = services.counts.for_answer();
+    let total = count_people(&services.db, &cache, &query).await?;
     let page = charged_page(services, ctx.team(), paging.count_only, || async {
         let rows = list_people(&services.db, &query).await?;
         let ids: Vec<String> = rows.iter().map(|r| r.signal_id.clone()).collect();

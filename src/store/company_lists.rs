@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 use sqlx::FromRow;
 
 use super::bulk::select_in;
-use super::count_cache::CountCache;
+use super::count_cache::AnswerCache;
 use super::query::{CachedRows, Conditions, cached_count, cached_fetch_all};
 use super::search::{categories_clause, company_search_clause};
 use super::signal_query::Order;
@@ -115,7 +115,7 @@ const SELECT: &str = "SELECT c.id, c.name, c.slug, c.description, c.website, c.l
 /// One page of companies, from `cache` while the list data is unchanged.
 pub async fn list_companies(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &CompanyQuery,
 ) -> Result<CachedRows<CompanyRow>, StoreError> {
     let mut c = conditions(db, q);
@@ -136,7 +136,7 @@ pub async fn list_companies(
 /// Number of companies matching the filters, from `cache` while the list data is unchanged.
 pub async fn count_companies(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &CompanyQuery,
 ) -> Result<i64, StoreError> {
     let c = conditions(db, q);

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::query::Bind;
+use super::{Db, StoreError};
 
 /// Most counts kept; the cache is emptied when it grows past this.
 const MAX_ENTRIES: usize = 10_000;
@@ -40,7 +41,43 @@ impl std::fmt::Debug for Pages {
     }
 }
 
+/// The list cache as one answer reads it: the list data version is read once, when the answer
+/// first needs it, and every count and page of the answer is looked up and kept at it. Each of
+/// them reading the version again cost a statement apiece and changed nothing: a version read
+/// at the start of an answer was current when the answer began, as a later one would be.
+#[derive(Debug)]
+pub struct AnswerCache<'a> {
+    cache: &'a CountCache,
+    version: tokio::sync::OnceCell<i64>,
+}
+
+impl<'a> AnswerCache<'a> {
+    /// The list data version this answer reads at: read from `db` the first time.
+    pub async fn version(&self, db: &Db) -> Result<i64, StoreError> {
+        self.version
+            .get_or_try_init(|| super::versions::data_version(db))
+            .await
+            .copied()
+    }
+}
+
+impl std::ops::Deref for AnswerCache<'_> {
+    type Target = CountCache;
+
+    fn deref(&self) -> &CountCache {
+        self.cache
+    }
+}
+
 impl CountCache {
+    /// The cache as one answer reads it ([`AnswerCache`]).
+    pub fn for_answer(&self) -> AnswerCache<'_> {
+        AnswerCache {
+            cache: self,
+            version: tokio::sync::OnceCell::new(),
+        }
+    }
+
     /// The cache key of a built query.
     pub fn key(sql: &str, binds: &[Bind]) -> String {
         format!("{sql}|{binds:?}")
@@ -119,6 +156,25 @@ mod tests {
         cache.put_page("page".into(), 3, rows.clone(), 2);
         assert_eq!(cache.page::<String>("page", 3), Some(rows));
         assert_eq!(cache.page::<String>("page", 4), None);
+    }
+
+    #[tokio::test]
+    async fn an_answer_reads_the_list_data_version_once_and_the_next_answer_reads_it_again() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("answers.db").display());
+        let db = Db::connect(&url).await.expect("connect");
+        db.migrate().await.expect("migrate");
+        let cache = CountCache::default();
+        let answer = cache.for_answer();
+        let first = answer.version(&db).await.expect("version");
+
+        db.write(async |tx| super::super::versions::bump_data_version(tx).await)
+            .await
+            .expect("bump");
+
+        assert_eq!(answer.version(&db).await.expect("version"), first);
+        let next = cache.for_answer();
+        assert_eq!(next.version(&db).await.expect("version"), first + 1);
     }
 
     #[test]

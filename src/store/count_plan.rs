@@ -10,7 +10,7 @@
 //! - otherwise the rarest tag group's rows, or a description's matches, drive the count when they
 //!   are few beside the kind's rows ([`DRIVE_FROM`]).
 
-use super::count_cache::CountCache;
+use super::count_cache::AnswerCache;
 use super::query::{Conditions, cached_count};
 use super::signal_filters::{Reading, conditions};
 use super::signal_query::SignalQuery;
@@ -29,7 +29,7 @@ pub(crate) struct CountPlan {
 /// The plan of `q`'s count.
 pub(crate) async fn plan(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<CountPlan, StoreError> {
     let tags = for_count(db, cache, q).await?;
@@ -46,7 +46,7 @@ pub(crate) async fn plan(
 /// Their number comes off the full-text index alone (milliseconds).
 async fn description_drives(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<bool, StoreError> {
     let (Some(kind), Some(matches)) = (q.kind, description_matches(db, cache, q).await?) else {
@@ -60,7 +60,7 @@ async fn description_drives(
 /// on PostgreSQL.
 async fn description_matches(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<Option<i64>, StoreError> {
     let (Db::Sqlite(_), Some(query)) = (db, &q.description) else {
@@ -82,7 +82,7 @@ async fn description_matches(
 /// match, the slowest first answer after an import; BENCHMARKS.md). `None` otherwise.
 pub(crate) async fn count_off_description(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<Option<i64>, StoreError> {
     if q.kind != Some(SignalType::Hiring) || q.count_companies || !q.tag_groups.is_empty() {
@@ -128,7 +128,7 @@ const DRIVE_FROM: i64 = 4;
 /// `any_tag_group` (the groups are alternatives) or on PostgreSQL, the tests of [`TagTest::usual`].
 async fn for_count(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<Vec<TagTest>, StoreError> {
     let usual: Vec<TagTest> = q.tag_groups.iter().map(|g| TagTest::usual(g)).collect();
@@ -159,7 +159,7 @@ async fn for_count(
 /// counts companies); the count then reads the signals.
 pub(crate) async fn count_off_tags(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<Option<i64>, StoreError> {
     let Some(kind) = q.kind else {
@@ -215,7 +215,7 @@ pub(crate) async fn count_off_tags(
 /// without groups.
 async fn rarest_group(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<Option<(usize, i64)>, StoreError> {
     let mut rarest: Option<(usize, i64)> = None;
@@ -230,7 +230,7 @@ async fn rarest_group(
 
 /// Signals of `kind`, off the kind's index. The statement is the unfiltered list's count, so the
 /// two share one cached (and saved) figure.
-async fn kind_rows(db: &Db, cache: &CountCache, kind: &str) -> Result<i64, StoreError> {
+async fn kind_rows(db: &Db, cache: &AnswerCache<'_>, kind: &str) -> Result<i64, StoreError> {
     let mut c = Conditions::default();
     let k = c.text(kind);
     let sql = format!("SELECT COUNT(*) FROM signals s WHERE s.kind = {k}");

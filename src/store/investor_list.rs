@@ -4,7 +4,7 @@
 
 use sqlx::FromRow;
 
-use super::count_cache::CountCache;
+use super::count_cache::AnswerCache;
 use super::query::{Conditions, cached_count, fetch_all};
 use super::signal_filters::escape_like;
 use super::signal_query::Order;
@@ -195,7 +195,7 @@ pub async fn list_investors(db: &Db, q: &InvestorQuery) -> Result<Vec<InvestorRo
 /// Number of investors matching the filters, from `cache` while the list data is unchanged.
 pub async fn count_investors(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &InvestorQuery,
 ) -> Result<i64, StoreError> {
     let c = conditions(q);

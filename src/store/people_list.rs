@@ -8,7 +8,7 @@
 
 use sqlx::FromRow;
 
-use super::count_cache::CountCache;
+use super::count_cache::AnswerCache;
 use super::query::{Conditions, cached_count, fetch_all};
 use super::signal_filters::escape_like;
 use super::{Db, StoreError};
@@ -233,7 +233,11 @@ pub async fn list_people(db: &Db, q: &PeopleQuery) -> Result<Vec<PersonRow>, Sto
 }
 
 /// Number of people matching the filters, from `cache` while the list data is unchanged.
-pub async fn count_people(db: &Db, cache: &CountCache, q: &PeopleQuery) -> Result<i64, StoreError> {
+pub async fn count_people(
+    db: &Db,
+    cache: &AnswerCache<'_>,
+    q: &PeopleQuery,
+) -> Result<i64, StoreError> {
     let (ctes, c) = matched(q);
     let sql = format!("{ctes} SELECT COUNT(*) FROM best b WHERE b.nth = 1");
     cached_count(db, cache, sql, c.binds()).await

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::count_cache::CountCache;
+use super::count_cache::{AnswerCache, CountCache};
 use super::{Db, StoreError, saved_counts};
 
 /// A parameter value of a built query.
@@ -136,11 +136,11 @@ pub async fn fetch_count(db: &Db, sql: String, binds: &[Bind]) -> Result<i64, St
 /// when the list data has not changed since. A count computed here is saved for the next start.
 pub async fn cached_count(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     sql: String,
     binds: &[Bind],
 ) -> Result<i64, StoreError> {
-    let version = super::versions::data_version(db).await?;
+    let version = cache.version(db).await?;
     let key = CountCache::key(&sql, binds);
     if let Some(count) = cache.get(&key, version) {
         return Ok(count);
@@ -204,7 +204,7 @@ impl<R> CachedRows<R> {
 /// cache: an answer from it copies none of them.
 pub async fn cached_fetch_all<R>(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     sql: String,
     binds: &[Bind],
     size: impl Fn(&R) -> usize,
@@ -217,7 +217,7 @@ where
         + Unpin
         + 'static,
 {
-    let version = super::versions::data_version(db).await?;
+    let version = cache.version(db).await?;
     let key = CountCache::key(&sql, binds);
     let rows = match cache.page::<R>(&key, version) {
         Some(rows) => rows,

@@ -3,7 +3,7 @@
 
 use sqlx::FromRow;
 
-use super::count_cache::CountCache;
+use super::count_cache::AnswerCache;
 use super::query::{CachedRows, cached_count, cached_fetch_all};
 use super::signal_filters::{Reading, conditions};
 use super::signal_query::{Order, SignalQuery};
@@ -67,7 +67,7 @@ pub(crate) const FROM: &str = " FROM signals s JOIN companies c ON c.id = s.comp
 /// tag counts that decide how tag groups are tested.
 pub async fn list_signals(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<CachedRows<SignalListRow>, StoreError> {
     let tags = tag_strategy::for_page(db, cache, q).await?;
@@ -128,7 +128,7 @@ impl SignalListRow {
 /// signal has its company, so the joins are left out unless a filter reads them.
 pub async fn count_signals(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<i64, StoreError> {
     if let Some(total) = count_plan::count_off_tags(db, cache, q).await? {

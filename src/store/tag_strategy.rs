@@ -5,7 +5,7 @@
 //! figures that set the threshold below).
 //! A count reads its tag groups its own way (`count_plan`).
 
-use super::count_cache::CountCache;
+use super::count_cache::AnswerCache;
 use super::query::{Conditions, cached_count};
 use super::signal_query::SignalQuery;
 use super::{Db, StoreError};
@@ -46,7 +46,7 @@ impl TagTest {
 /// for the page's depth. PostgreSQL's planner chooses between the two itself.
 pub(crate) async fn for_page(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     q: &SignalQuery,
 ) -> Result<Vec<TagTest>, StoreError> {
     let mut tests = Vec::with_capacity(q.tag_groups.len());
@@ -72,7 +72,7 @@ pub(crate) async fn for_page(
 /// `(tag, kind, signal_id)` index.
 pub(crate) async fn tagged_rows(
     db: &Db,
-    cache: &CountCache,
+    cache: &AnswerCache<'_>,
     group: &[String],
 ) -> Result<i64, StoreError> {
     let mut c = Conditions::default();

@@ -45,20 +45,21 @@ pub async fn list(
         exclude_domains,
         paging,
     } = request;
-    let resolved = resolve_identity(&services.db, &services.counts, &identity).await?;
+    let cache = services.counts.for_answer();
+    let resolved = resolve_identity(&services.db, &cache, &identity).await?;
     if let Some(ids) = strict_company_ids(&services.db, &exclude_domains, &[]).await? {
         query.exclude_company_ids.extend(ids);
     }
     query.company_ids = resolved.company_ids;
     query.limit = paging.limit;
     query.offset = paging.offset();
-    let total = count_signals(&services.db, &services.counts, &query).await?;
+    let total = count_signals(&services.db, &cache, &query).await?;
     let page = charged_page(services, ctx.team(), paging.count_only, || async {
-        let rows = list_signals(&services.db, &services.counts, &query).await?;
+        let rows = list_signals(&services.db, &cache, &query).await?;
         // Everything a record is made of besides its row: the confidence, and the funding
         // filter that chooses `matchedFunding` (read, like the rows, at one data version).
         let how = format!("signals|{}|{:?}", resolved.match_confidence, query.funding);
-        if let Some(records) = rendered::cached(&services.counts, &rows, &how) {
+        if let Some(records) = rendered::cached(&cache, &rows, &how) {
             return Ok(records);
         }
         let mut records = rows
@@ -80,7 +81,7 @@ pub async fn list(
                 }
             }
         }
-        Ok(rendered::keep(&services.counts, &rows, &how, &records)?)
+        Ok(rendered::keep(&cache, &rows, &how, &records)?)
     })
     .await?;
     Ok(SignalPage { total, page })
