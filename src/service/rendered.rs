@@ -34,7 +34,7 @@ pub fn keep<R>(
 }
 
 /// The JSON text of a record.
-pub fn finished(value: &Value) -> Result<Record, StoreError> {
+fn finished(value: &Value) -> Result<Record, StoreError> {
     serde_json::value::to_raw_value(value)
         .map(Arc::from)
         .map_err(|err| StoreError::Corrupt(format!("a record could not be written: {err}")))
