@@ -16,6 +16,7 @@ use super::{
 };
 use crate::domain::signal_type::SignalType;
 use crate::store::Db;
+use crate::store::bulk_search_stage::StageSender;
 
 /// Records per transaction.
 const BATCH: usize = 5_000;
@@ -155,11 +156,11 @@ impl Loading {
 
     /// A bulk load: batches of [`BULK_BATCH`] on a connection the load has tuned already,
     /// sharing transactions; its signal batches numbered by `batches`, which the load's files
-    /// share.
-    pub fn bulk(batches: BatchNumbers) -> Loading {
+    /// share, handing their search documents to `stage` when there is one.
+    pub fn bulk(batches: BatchNumbers, stage: Option<StageSender>) -> Loading {
         Loading {
             batch: BULK_BATCH,
-            session: ImportSession::spanning(BULK_SPAN, batches),
+            session: ImportSession::spanning(BULK_SPAN, batches, stage),
         }
     }
 }

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use crate::store::bulk::tune_for_bulk;
 use crate::store::bulk_links::LinkRows;
+use crate::store::bulk_search_stage::{SearchWrites, StageSender};
 use crate::store::{Db, StoreError, Tx};
 
 /// State kept across the batches of one import (a file of the import command, or one admin API
@@ -23,6 +24,8 @@ pub struct ImportSession {
     written: usize,
     /// A bulk load's numbering of its signal batches, shared by its files.
     batches: Option<BatchNumbers>,
+    /// Where a bulk load on SQLite hands its signal search documents (`bulk_search_stage`).
+    stage: Option<StageSender>,
     /// Every batch is rolled back instead of committed (see `ingest::rehearsal`).
     rehearsal: bool,
     /// The ingest writer writing these batches is saturated (see `delivery::pressure`).
@@ -81,11 +84,17 @@ impl ImportSession {
     /// the same transaction with it, which a bulk load may lose: it is started over anyway
     /// (see `store::bulk_load`). On PostgreSQL each batch commits.
     ///
-    /// Its signal batches stage their company and tag rows, numbered by `batches`.
-    pub fn spanning(span: usize, batches: BatchNumbers) -> ImportSession {
+    /// Its signal batches stage their company and tag rows, numbered by `batches`, and hand
+    /// their search documents to `stage` when there is one.
+    pub fn spanning(
+        span: usize,
+        batches: BatchNumbers,
+        stage: Option<StageSender>,
+    ) -> ImportSession {
         ImportSession {
             span,
             batches: Some(batches),
+            stage,
             ..ImportSession::default()
         }
     }
@@ -98,6 +107,24 @@ impl ImportSession {
                 LinkRows::Staged(next.fetch_add(1, Ordering::Relaxed))
             }
             _ => LinkRows::Direct,
+        }
+    }
+
+    /// Where the next signal batch, in `tx`, writes its search documents: a bulk load on
+    /// SQLite with a stage collects them for it; everything else writes them in the batch.
+    pub fn search_writes(&self, tx: &Tx) -> SearchWrites {
+        match (&self.stage, tx) {
+            (Some(_), Tx::Sqlite(_)) => SearchWrites::Staged(Vec::new()),
+            _ => SearchWrites::Direct,
+        }
+    }
+
+    /// Hands the search documents a batch collected to the load's stage, once every step of
+    /// the batch has succeeded ([`ImportSession::commit`] came first).
+    pub async fn stage_search(&self, search: SearchWrites) -> Result<(), StoreError> {
+        match (&self.stage, search) {
+            (Some(stage), SearchWrites::Staged(docs)) if !self.rehearsal => stage.send(docs).await,
+            _ => Ok(()),
         }
     }
 
@@ -127,17 +154,21 @@ impl ImportSession {
             self.held = Some(tx);
             return Ok(());
         }
+        // A commit that fails takes the earlier batches sharing the transaction with it: this
+        // one may then run again only if there were none.
+        self.written -= records;
+        tx.commit().await?;
         self.written = 0;
-        tx.commit().await
+        Ok(())
     }
 
     /// Commits the transaction the batches share, if one is open: at the end of a file.
     pub async fn finish(&mut self) -> Result<(), StoreError> {
-        self.written = 0;
-        match self.held.take() {
-            Some(tx) => tx.commit().await,
-            None => Ok(()),
+        if let Some(tx) = self.held.take() {
+            tx.commit().await?;
         }
+        self.written = 0;
+        Ok(())
     }
 
     /// True when a failed batch may run again from its start: nothing of earlier batches was

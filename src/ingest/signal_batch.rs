@@ -28,6 +28,7 @@ use crate::research::follow_latest_job_changes;
 use crate::store::bulk_chain::Chain;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_links::LinkRows;
+use crate::store::bulk_search_stage::SearchWrites;
 use crate::store::bulk_targets::follow_people;
 use crate::store::company_keys::{KeyClaim, claim_keys};
 use crate::store::signals::{SignalRow, stored_before_write, write_signals};
@@ -186,9 +187,18 @@ async fn accept_once(
     let order: Vec<_> = created.iter().map(stored_company).collect();
     resolve_targets(&mut tx, &order, now).await?;
     let links = session.link_rows(&tx);
+    let mut search = session.search_writes(&tx);
     // The rows nothing in this transaction reads again, written by its last statement.
     let mut chain = Chain::new();
-    let new_signals = write_rows(&mut tx, &rows, links, now, &mut report, &mut chain).await?;
+    let new_signals = write_rows(
+        &mut tx,
+        &rows,
+        (links, &mut search),
+        now,
+        &mut report,
+        &mut chain,
+    )
+    .await?;
     let mut outbox = Outbox::new(now);
     fan_out_new_companies(&mut tx, &new_companies, &mut outbox).await?;
     fan_out_signals(&mut tx, &new_signals, &mut outbox).await?;
@@ -200,6 +210,7 @@ async fn accept_once(
         .enqueue_and_mark_changed(&mut tx, chain, session.busy())
         .await?;
     session.commit(tx, rows.len()).await?;
+    session.stage_search(search).await?;
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
     session.remember_companies(rows.iter().filter_map(|r| r.other_company_id.as_deref()));
@@ -352,7 +363,7 @@ fn find_or_create(
 async fn write_rows<'a>(
     tx: &mut Tx,
     rows: &'a [SignalRow],
-    links: LinkRows,
+    (links, search): (LinkRows, &mut SearchWrites),
     now: i64,
     report: &mut SignalReport,
     chain: &mut Chain<'a>,
@@ -382,7 +393,7 @@ async fn write_rows<'a>(
         .map(|(_, row)| row)
         .collect();
     let stored: Vec<&str> = existing.iter().map(String::as_str).collect();
-    let inserted = write_signals(tx, &written, &stored, links, now, chain).await?;
+    let inserted = write_signals(tx, &written, &stored, links, search, now, chain).await?;
     // A signal another ingest inserted after the look-up above was updated here, not inserted:
     // its records count as updates, and it is announced by that ingest alone.
     for (fresh, id) in report.fresh.iter_mut().zip(&report.ids).skip(first) {

@@ -12,6 +12,7 @@
 //! import into an empty database a server is running on takes the ordinary path, and no server
 //! starts while a bulk load runs.
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use super::ServiceError;
@@ -23,6 +24,7 @@ use crate::store::bulk_load::{
     tune_loading_connection,
 };
 use crate::store::bulk_search::merge_completely;
+use crate::store::bulk_search_stage::SearchStage;
 use crate::store::import_lock::{self, ImportLock};
 use crate::store::serving_lock::keep_servers_out;
 use crate::store::{Db, HeldLock};
@@ -57,6 +59,9 @@ pub struct BulkLoad {
     batches: BatchNumbers,
     /// Keeps servers from starting until the load ends.
     servers_out: HeldLock,
+    /// Where the signal search documents are written meanwhile (SQLite, in a file), until the
+    /// search tables are merged.
+    stage: Mutex<Option<SearchStage>>,
 }
 
 /// How often an import waiting for another one to end tries again.
@@ -114,13 +119,20 @@ pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
         start(db, now_ms()).await?.len()
     };
     let writer = db.own_writer();
+    // The loading connection is to be the only one this process has open on the database:
+    // SQLite lets a connection leave write-ahead logging only then (`tune_loading_connection`).
+    if let Db::Sqlite(_) = db {
+        db.close().await;
+    }
     tune_loading_connection(&writer).await?;
+    let stage = SearchStage::open(&writer).await?;
     Ok(LoadPath::Bulk(BulkLoad {
         writer,
         restarted: interrupted,
         deferred_indexes,
         batches: BatchNumbers::default(),
         servers_out,
+        stage: Mutex::new(stage),
     }))
 }
 
@@ -132,12 +144,26 @@ impl BulkLoad {
 
     /// How the load's files write their batches.
     pub fn loading(&self) -> Loading {
-        Loading::bulk(self.batches.clone())
+        let stage = self.stage().as_ref().map(SearchStage::sender);
+        Loading::bulk(self.batches.clone(), stage)
     }
 
-    /// Merges each full-text table into one segment (SQLite; see `store::bulk_search`).
+    /// Ends the stage of the signal search documents (their tables merged and copied into the
+    /// database, see `store::bulk_search_stage`), then merges each full-text table into one
+    /// segment (SQLite; see `store::bulk_search`). Every file must be loaded.
     pub async fn merge_search_tables(&self) -> Result<(), ServiceError> {
+        let stage = self.stage().take();
+        if let Some(stage) = stage {
+            stage.finish().await?;
+        }
         Ok(merge_completely(&self.writer).await?)
+    }
+
+    fn stage(&self) -> std::sync::MutexGuard<'_, Option<SearchStage>> {
+        // A panic while the lock was held left nothing half-changed: an Option taken or read.
+        self.stage
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Builds the dropped indexes and ends the load; returns how many were built.
@@ -157,6 +183,10 @@ impl BulkLoad {
 
     /// Closes the load's connection and lets servers start again.
     pub async fn close(self) {
+        let stage = self.stage().take();
+        if let Some(stage) = stage {
+            stage.discard().await;
+        }
         self.writer.close().await;
         self.servers_out.release().await;
     }

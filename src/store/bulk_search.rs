@@ -25,7 +25,7 @@ pub(super) const SEARCH_TABLES: [&str; 4] = [
 ];
 
 /// FTS5's merge settings while a bulk load writes.
-const WHILE_LOADING: [(&str, i64); 2] = [("automerge", 64), ("crisismerge", 256)];
+pub(super) const WHILE_LOADING: [(&str, i64); 2] = [("automerge", 64), ("crisismerge", 256)];
 
 /// FTS5's defaults, as every other write finds them.
 const DEFAULTS: [(&str, i64); 2] = [("automerge", 4), ("crisismerge", 16)];

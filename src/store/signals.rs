@@ -9,6 +9,7 @@ use super::bulk::{
 };
 use super::bulk_chain::Chain;
 use super::bulk_links::{LinkRows, STAGED_COMPANIES, STAGED_TAGS, note_restored};
+use super::bulk_search_stage::{SearchWrites, StagedDoc};
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
 
@@ -102,7 +103,8 @@ const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
 /// [`stored_before_write`] gives them (on PostgreSQL none: the upsert itself tells which rows it
 /// replaced), whose company and tag rows are replaced. `links` says where those rows go: a bulk
 /// load on SQLite stages them (see `bulk_links`); otherwise they are added to `chain`, for the
-/// caller to run before the commit. Returns the ids this transaction inserted: those not in
+/// caller to run before the commit. `search` says where their search documents go: written in
+/// the transaction, or collected for a bulk load's stage (see `bulk_search_stage`). Returns the ids this transaction inserted: those not in
 /// `stored`, less any a concurrent ingest inserted first (PostgreSQL; this one then updated it,
 /// and must not announce it again).
 pub async fn write_signals<'a>(
@@ -110,6 +112,7 @@ pub async fn write_signals<'a>(
     rows: &[&'a SignalRow],
     stored: &[&str],
     links: LinkRows,
+    search: &mut SearchWrites,
     now: i64,
     chain: &mut Chain<'a>,
 ) -> Result<HashSet<String>, StoreError> {
@@ -155,8 +158,16 @@ pub async fn write_signals<'a>(
             }
         }
     }
-    index_signals(tx, &added, false).await?;
-    index_signals(tx, &replaced, true).await?;
+    match search {
+        SearchWrites::Direct => {
+            index_signals(tx, &added, false).await?;
+            index_signals(tx, &replaced, true).await?;
+        }
+        SearchWrites::Staged(docs) => {
+            docs.extend(added.iter().map(|d| StagedDoc::of(d, false)));
+            docs.extend(replaced.iter().map(|d| StagedDoc::of(d, true)));
+        }
+    }
     Ok(inserted)
 }
 

@@ -439,3 +439,78 @@ async fn a_posting_stored_again_by_a_later_batch_of_a_bulk_load_keeps_only_its_l
         "the posting's company is the last batch's"
     );
 }
+
+/// The files beside a SQLite database, by name, less the lock files every command leaves.
+fn files_beside(database: &Path) -> Vec<String> {
+    let dir = database.parent().expect("database directory");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("database directory")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| !name.ends_with(".lock"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A bulk load on SQLite writes through a rollback journal and stages the signals' search
+/// documents in a scratch database beside the loaded one: once it is over, stopped or not, the
+/// database is back on its write-ahead log and nothing of the load is left beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bulk_load_on_sqlite_leaves_its_database_on_the_write_ahead_log_and_nothing_beside_it() {
+    let database = Backend::Sqlite.fresh_database().await;
+    let file = Path::new(database.url.trim_start_matches("sqlite://")).to_path_buf();
+    let files = tempfile::tempdir().expect("temp dir");
+    write_known_data(files.path());
+    let postings = ndjson(&job_postings());
+    let mut broken = postings.clone().into_bytes();
+    broken.extend_from_slice(b"{\"title\": \"\xff\"}\n");
+    std::fs::write(files.path().join("hiring.ndjson"), broken).expect("import file");
+    let create = [
+        "import",
+        "--create",
+        "--database-url",
+        database.url.as_str(),
+        ".",
+    ];
+
+    let stopped = signalwatch(files.path(), &create).await;
+
+    assert!(!stopped.success, "{stopped:?}");
+    assert_eq!(files_beside(&file), ["test.db"], "after the stopped load");
+
+    std::fs::write(files.path().join("hiring.ndjson"), postings).expect("import file");
+    let loaded = import(files.path(), &database.url).await;
+
+    assert!(loaded.success, "{loaded:?}");
+    assert_eq!(files_beside(&file), ["test.db"], "after the load");
+    let db = Db::connect(&database.url).await.expect("database");
+    let Db::Sqlite(sqlite) = &db else {
+        panic!("a SQLite database");
+    };
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(sqlite.pool())
+        .await
+        .expect("journal mode");
+    assert_eq!(mode, "wal");
+    db.close().await;
+    let app = TestApp::start_on(&database.url).await;
+    let team = team_with_credits(&app).await;
+    let found = app
+        .get(
+            &url(HIRING, &[("description", "rust"), ("count", "true")]),
+            &team.key,
+        )
+        .await;
+    assert_eq!(found.status, 200, "{:?}", found.body);
+    assert!(
+        found.body["pagination"]["totalCount"].as_u64() > Some(0),
+        "the staged search documents were copied in: {:?}",
+        found.body
+    );
+}

@@ -19,7 +19,7 @@ async fn a_bulk_session_commits_once_its_batches_reach_the_span_and_at_the_end()
         let db = &t.db;
         let sqlite = matches!(db, Db::Sqlite(_));
         let start = data_version(db).await.expect("version");
-        let mut session = ImportSession::spanning(3, BatchNumbers::default());
+        let mut session = ImportSession::spanning(3, BatchNumbers::default(), None);
 
         write_batch(db, &mut session, 2).await;
         let after_first = data_version(db).await.expect("version");

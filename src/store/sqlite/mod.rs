@@ -81,6 +81,35 @@ impl SqliteDb {
         Ok(SqliteDb { pool, gate })
     }
 
+    /// A scratch database at `path`, created anew (a file already there is replaced): one
+    /// connection, no journal, nothing synced. For work a bulk load throws away if it stops, on
+    /// a connection (and so a thread) of its own.
+    pub(crate) async fn scratch(path: &std::path::Path) -> Result<SqliteDb, StoreError> {
+        match std::fs::remove_file(path) {
+            Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                return Err(sqlx::Error::Io(err).into());
+            }
+            _ => {}
+        }
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .page_size(PAGE_SIZE)
+            .journal_mode(SqliteJournalMode::Off)
+            .synchronous(SqliteSynchronous::Off)
+            .pragma("cache_size", WRITER_CACHE_KIB)
+            .pragma("temp_store", "memory");
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .test_before_acquire(false)
+            .connect_with(options)
+            .await?;
+        let gate = WriteGate::new(pool.clone());
+        Ok(SqliteDb { pool, gate })
+    }
+
     /// The pool, for statements outside a transaction (reads, and what SQLite runs outside any
     /// transaction: migrations, `ANALYZE`).
     pub fn pool(&self) -> &SqlitePool {

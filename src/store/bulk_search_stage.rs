@@ -1,0 +1,314 @@
+//! The signal search documents of a bulk load on SQLite, written into a scratch database beside
+//! the loaded one, on a connection (and so a thread) of their own, while the rows go in; copied
+//! into the loaded database's search tables when the load ends.
+//!
+//! Tokenizing the documents and merging FTS5's segments took about a quarter of the loading
+//! connection's time (a perf profile of a scale-`l` import), and a database file has one writer
+//! at a time: the loading connection could not hand that work to the machine's other core. A
+//! second file has a writer of its own. FTS5 keeps an index wholly in its shadow tables
+//! (`<table>_data`, `_idx`, `_docsize` and `_config`), so the rows of the staged table, copied
+//! into the shadow tables of the loaded table (empty, and defined by the same statement), are
+//! the loaded table's index, document for document.
+//!
+//! The documents of a batch are handed over once every step of the batch has succeeded. A batch
+//! that fails after that (its transaction, shared with the next batches, fails to commit) fails
+//! the load, which is started over: the staged documents never outlive rows that were rolled
+//! back. The copy is made by the scratch database's connection, not the loading one: FTS5 keeps
+//! a table's structure in memory until another connection changes the file, which the copy then
+//! is.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::bulk_search::WHILE_LOADING;
+use super::search::{SearchDoc, index_signals};
+use super::{Db, StoreError, Tx};
+
+/// The full-text tables staged: the signals' own (the companies' are written in place).
+const STAGED_TABLES: [&str; 2] = ["signal_search", "signal_substrings"];
+
+/// The shadow tables that hold an FTS5 table's index (contentless, with deletes).
+const SHADOW_TABLES: [&str; 4] = ["data", "idx", "docsize", "config"];
+
+/// The scratch database's name beside the loaded one.
+const SCRATCH_SUFFIX: &str = "-search-stage";
+
+/// Batches of documents on their way to the scratch database: enough to keep its writer busy
+/// while the loading connection writes the next batch.
+const QUEUED_BATCHES: usize = 2;
+
+/// Documents per commit of the scratch database (each commit writes its pages once).
+const STAGE_SPAN: usize = 200_000;
+
+/// One signal's search documents, owned, as [`index_signals`] writes them.
+#[derive(Debug, Clone)]
+pub struct StagedDoc {
+    pub rowid: i64,
+    pub body: Arc<str>,
+    pub description: Arc<str>,
+    pub substrings: Option<(String, String)>,
+    /// The signal had documents already (stored again by the load).
+    pub replace: bool,
+}
+
+impl StagedDoc {
+    /// The document of `doc`, owned.
+    pub fn of(doc: &SearchDoc<'_>, replace: bool) -> StagedDoc {
+        StagedDoc {
+            rowid: doc.rowid,
+            body: Arc::clone(doc.body),
+            description: Arc::clone(doc.description),
+            substrings: doc
+                .substrings
+                .map(|(place, role)| (place.to_string(), role.to_string())),
+            replace,
+        }
+    }
+
+    fn view(&self) -> SearchDoc<'_> {
+        SearchDoc {
+            rowid: self.rowid,
+            body: &self.body,
+            description: &self.description,
+            substrings: self
+                .substrings
+                .as_ref()
+                .map(|(place, role)| (place.as_str(), role.as_str())),
+        }
+    }
+}
+
+/// Where a batch's signal search documents go.
+#[derive(Debug)]
+pub enum SearchWrites {
+    /// Into the search tables, in the batch's transaction.
+    Direct,
+    /// Collected, for the bulk load's stage once the batch has succeeded.
+    Staged(Vec<StagedDoc>),
+}
+
+/// The way a bulk load's batches hand their documents to the stage.
+#[derive(Debug, Clone)]
+pub struct StageSender {
+    queue: mpsc::Sender<Vec<StagedDoc>>,
+    failure: Failure,
+}
+
+/// Why the stage's writer stopped, once it has.
+type Failure = Arc<std::sync::Mutex<Option<String>>>;
+
+impl StageSender {
+    /// Hands a batch's documents over; waits while the stage is [`QUEUED_BATCHES`] behind.
+    pub async fn send(&self, docs: Vec<StagedDoc>) -> Result<(), StoreError> {
+        if docs.is_empty() {
+            return Ok(());
+        }
+        self.queue.send(docs).await.map_err(|_| {
+            let why = self
+                .failure
+                .lock()
+                .map(|f| f.clone())
+                .unwrap_or_default()
+                .unwrap_or_else(|| "it stopped".to_string());
+            failed(format!("the search documents' stage failed: {why}"))
+        })
+    }
+}
+
+/// The stage of a bulk load: the scratch database and the task writing into it.
+#[derive(Debug)]
+pub struct SearchStage {
+    sender: StageSender,
+    writer: JoinHandle<Result<(), StoreError>>,
+    scratch: Db,
+    path: PathBuf,
+    /// The loaded database's file, attached by the scratch connection for the copy.
+    loaded: PathBuf,
+}
+
+impl SearchStage {
+    /// Opens a stage for a load into `loaded` (SQLite, in a file; `None` otherwise): the
+    /// scratch database beside it, with the staged tables defined as the loaded ones are.
+    pub async fn open(loaded: &Db) -> Result<Option<SearchStage>, StoreError> {
+        let Db::Sqlite(sqlite) = loaded else {
+            return Ok(None);
+        };
+        let options = sqlite.pool().connect_options();
+        let Some(path) = super::sqlite::lock_file::beside(&options, SCRATCH_SUFFIX) else {
+            return Ok(None);
+        };
+        let loaded_file = options.get_filename().to_path_buf();
+        let scratch = super::sqlite::SqliteDb::scratch(&path).await?;
+        for table in STAGED_TABLES {
+            let create: String = sqlx::query_scalar(
+                "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+            )
+            .bind(table)
+            .fetch_one(sqlite.pool())
+            .await?;
+            sqlx::query(sqlx::AssertSqlSafe(create))
+                .execute(scratch.pool())
+                .await?;
+            for (setting, value) in WHILE_LOADING {
+                let sql =
+                    format!("INSERT INTO {table} ({table}, rank) VALUES ('{setting}', {value})");
+                sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .execute(scratch.pool())
+                    .await?;
+            }
+        }
+        let scratch = Db::Sqlite(scratch);
+        let (queue, receiver) = mpsc::channel(QUEUED_BATCHES);
+        let failure = Failure::default();
+        let writer = tokio::spawn(write_and_tell(
+            scratch.clone(),
+            receiver,
+            Arc::clone(&failure),
+        ));
+        Ok(Some(SearchStage {
+            sender: StageSender { queue, failure },
+            writer,
+            scratch,
+            path,
+            loaded: loaded_file,
+        }))
+    }
+
+    /// The way the load's batches hand their documents over.
+    pub fn sender(&self) -> StageSender {
+        self.sender.clone()
+    }
+
+    /// Ends the stage once every batch is written (no [`StageSender`] may be left): writes
+    /// what is queued, merges each staged table into one segment, copies them into the loaded
+    /// database and deletes the scratch database.
+    pub async fn finish(self) -> Result<(), StoreError> {
+        let SearchStage {
+            sender,
+            writer,
+            scratch,
+            path,
+            loaded,
+        } = self;
+        drop(sender);
+        let outcome = async {
+            writer
+                .await
+                .map_err(|e| failed(format!("the search documents' stage failed: {e}")))??;
+            let Db::Sqlite(sqlite) = &scratch else {
+                return Ok(());
+            };
+            let mut conn = sqlite.pool().acquire().await?;
+            for table in STAGED_TABLES {
+                let sql = format!("INSERT INTO {table} ({table}) VALUES ('optimize')");
+                sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            sqlx::query("ATTACH DATABASE ? AS loaded")
+                .bind(loaded.to_string_lossy().into_owned())
+                .execute(&mut *conn)
+                .await?;
+            let copied = copy_into_loaded(&mut conn).await;
+            sqlx::query("DETACH DATABASE loaded")
+                .execute(&mut *conn)
+                .await?;
+            copied
+        }
+        .await;
+        scratch.close().await;
+        let removed = std::fs::remove_file(&path);
+        outcome?;
+        removed.map_err(|e| StoreError::from(sqlx::Error::Io(e)))
+    }
+
+    /// Gives the stage up (the load failed): stops its writer and deletes the scratch database.
+    pub async fn discard(self) {
+        drop(self.sender);
+        self.writer.abort();
+        let _ = self.writer.await;
+        self.scratch.close().await;
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Replaces the index of each staged table of the attached loaded database by the staged one,
+/// in one transaction.
+async fn copy_into_loaded(conn: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
+    sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
+    for table in STAGED_TABLES {
+        for shadow in SHADOW_TABLES {
+            let name = format!("{table}_{shadow}");
+            for sql in [
+                format!("DELETE FROM loaded.{name}"),
+                format!("INSERT INTO loaded.{name} SELECT * FROM main.{name}"),
+            ] {
+                if let Err(err) = sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .execute(&mut *conn)
+                    .await
+                {
+                    let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+                    return Err(err.into());
+                }
+            }
+        }
+    }
+    sqlx::query("COMMIT").execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// Runs [`write_staged`], keeping its error where the senders find it.
+async fn write_and_tell(
+    scratch: Db,
+    batches: mpsc::Receiver<Vec<StagedDoc>>,
+    failure: Failure,
+) -> Result<(), StoreError> {
+    let outcome = write_staged(scratch, batches).await;
+    if let (Err(err), Ok(mut why)) = (&outcome, failure.lock()) {
+        *why = Some(err.to_string());
+    }
+    outcome
+}
+
+/// The stage's writer: every batch handed over, in order, a commit every [`STAGE_SPAN`]
+/// documents and at the end.
+async fn write_staged(
+    scratch: Db,
+    mut batches: mpsc::Receiver<Vec<StagedDoc>>,
+) -> Result<(), StoreError> {
+    let mut open: Option<Tx> = None;
+    let mut written = 0;
+    while let Some(batch) = batches.recv().await {
+        let tx = match open.as_mut() {
+            Some(tx) => tx,
+            None => open.insert(scratch.begin_write().await?),
+        };
+        for replace in [false, true] {
+            let docs: Vec<SearchDoc<'_>> = batch
+                .iter()
+                .filter(|d| d.replace == replace)
+                .map(StagedDoc::view)
+                .collect();
+            index_signals(tx, &docs, replace).await?;
+        }
+        written += batch.len();
+        if written >= STAGE_SPAN
+            && let Some(tx) = open.take()
+        {
+            tx.commit().await?;
+            written = 0;
+        }
+    }
+    match open {
+        Some(tx) => tx.commit().await,
+        None => Ok(()),
+    }
+}
+
+/// An error of the stage that is no database's.
+fn failed(message: String) -> StoreError {
+    sqlx::Error::Io(std::io::Error::other(message)).into()
+}
