@@ -119,11 +119,6 @@ pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
         start(db, now_ms()).await?.len()
     };
     let writer = db.own_writer();
-    // The loading connection is to be the only one this process has open on the database:
-    // SQLite lets a connection leave write-ahead logging only then (`tune_loading_connection`).
-    if let Db::Sqlite(_) = db {
-        db.close().await;
-    }
     tune_loading_connection(&writer).await?;
     let stage = SearchStage::open(&writer).await?;
     Ok(LoadPath::Bulk(BulkLoad {

@@ -220,12 +220,10 @@ async fn secondary_indexes(tx: &mut Tx) -> Result<Vec<SavedIndex>, StoreError> {
 /// synced (a crash of the process loses nothing committed, and a crash of the machine during
 /// a load leaves a half-loaded database, which is started over anyway), a page cache that holds
 /// the loaded tables' primary keys, no memory map (its pages would count against the process),
-/// index builds sorted on two threads, and a rollback journal instead of the write-ahead log
-/// ([`ROLLBACK_JOURNAL`]). `writer` must be a pool of one connection ([`Db::own_writer`]),
-/// which keeps these settings for its life.
+/// and index builds sorted on two threads. `writer` must be a pool of one connection
+/// ([`Db::own_writer`]), which keeps these settings for its life.
 pub async fn tune_loading_connection(writer: &Db) -> Result<(), StoreError> {
     if let Db::Sqlite(sqlite) = writer {
-        leave_the_log(sqlite.pool()).await?;
         let cache = format!("PRAGMA cache_size = -{LOAD_CACHE_KIB}");
         for pragma in [
             "PRAGMA synchronous = OFF",
@@ -242,9 +240,8 @@ pub async fn tune_loading_connection(writer: &Db) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Puts a finished load on disk (SQLite): the database back on the write-ahead log (see
-/// [`ROLLBACK_JOURNAL`]), the log copied into the database and emptied, and the database file
-/// synced. The load's commits were not synced, so until now the
+/// Puts a finished load on disk (SQLite): the write-ahead log copied into the database and
+/// emptied, and the database file synced. The load's commits were not synced, so until now the
 /// loaded pages the operating system had not written yet could be lost to a crash of the
 /// machine after the import said it was done, and the server's first checkpoint would sync them
 /// while it answered its first requests. Nothing on PostgreSQL, whose commits are durable.
@@ -253,7 +250,6 @@ pub async fn sync_to_disk(writer: &Db) -> Result<(), StoreError> {
         return Ok(());
     };
     let pool = sqlite.pool();
-    back_to_the_log(pool).await?;
     sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
         .execute(pool)
         .await?;
@@ -267,61 +263,6 @@ pub async fn sync_to_disk(writer: &Db) -> Result<(), StoreError> {
             .map_err(std::io::Error::other)
             .and_then(|synced| synced)
             .map_err(sqlx::Error::Io)?;
-    }
-    Ok(())
-}
-
-/// Why a bulk load writes through a rollback journal (SQLite). With the write-ahead log every
-/// page a transaction writes is written twice, to the log at the commit and to the database
-/// at a checkpoint, which reads it back from the log first; a load writes gigabytes of new
-/// pages. A rollback journal keeps only the former contents of pages that existed before the
-/// transaction, and a load's pages are nearly all new (appended to the file): they are written
-/// once. Copying a scale-`l` `signals` table into an empty one took 22.2 s through the log and
-/// 7.2 s through a rollback journal. A crash of the process during the load leaves a journal
-/// that SQLite rolls back when the file is next opened; the load is started over as before.
-///
-/// SQLite lets a connection leave the log only while no other connection has the database
-/// open: the import closes its other connections first, and servers keep out of a bulk load.
-/// Another process's connection (an operator's `sqlite3` shell) keeps the load on the log.
-pub const ROLLBACK_JOURNAL: &str = "delete";
-
-/// Moves the loading connection's database from the write-ahead log to a rollback journal when
-/// it is the only connection open on it; leaves it on the log otherwise.
-async fn leave_the_log(pool: &sqlx::SqlitePool) -> Result<(), StoreError> {
-    // Without waiting: another connection keeping the database would keep it to the end.
-    let mut conn = pool.acquire().await?;
-    let timeout: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
-        .fetch_one(&mut *conn)
-        .await?;
-    sqlx::query("PRAGMA busy_timeout = 0")
-        .execute(&mut *conn)
-        .await?;
-    let set = format!("PRAGMA journal_mode = {ROLLBACK_JOURNAL}");
-    let moved = sqlx::query_scalar::<_, String>(sqlx::AssertSqlSafe(set))
-        .fetch_one(&mut *conn)
-        .await;
-    let restore = format!("PRAGMA busy_timeout = {timeout}");
-    sqlx::query(sqlx::AssertSqlSafe(restore))
-        .execute(&mut *conn)
-        .await?;
-    match moved {
-        Ok(mode) if mode.eq_ignore_ascii_case(ROLLBACK_JOURNAL) => {}
-        Ok(mode) => tracing::info!(%mode, "the bulk load keeps the database's journal mode"),
-        // Another connection has the database open: the log stays.
-        Err(err) => tracing::info!(error = %err, "the bulk load stays on the write-ahead log"),
-    }
-    Ok(())
-}
-
-/// Moves the database back to the write-ahead log, which the server and every other command
-/// use (their connections would move it at their first open anyway).
-async fn back_to_the_log(pool: &sqlx::SqlitePool) -> Result<(), StoreError> {
-    let mode: String = sqlx::query_scalar("PRAGMA journal_mode = WAL")
-        .fetch_one(pool)
-        .await?;
-    if !mode.eq_ignore_ascii_case("wal") {
-        let stayed = format!("the loaded database stayed in journal mode {mode} instead of WAL");
-        return Err(sqlx::Error::Io(std::io::Error::other(stayed)).into());
     }
     Ok(())
 }
