@@ -36,9 +36,9 @@ const SHADOW_TABLES: [&str; 4] = ["data", "idx", "docsize", "config"];
 /// The scratch database's name beside the loaded one.
 const SCRATCH_SUFFIX: &str = "-search-stage";
 
-/// Batches of documents on their way to the scratch database: enough to keep its writer busy
-/// while the loading connection writes the next batch.
-const QUEUED_BATCHES: usize = 2;
+/// Batches of documents waiting for the scratch database's writer: its writer keeps up with
+/// the loading connection (a fifth of its work), and each batch waiting holds its texts.
+const QUEUED_BATCHES: usize = 1;
 
 /// Documents per commit of the scratch database (each commit writes its pages once).
 const STAGE_SPAN: usize = 200_000;

@@ -24,6 +24,10 @@ use super::StoreError;
 /// 2 MiB).
 const WRITER_CACHE_KIB: &str = "-32768";
 
+/// The page cache of a scratch database's connection ([`SqliteDb::scratch`]), KiB: its writes
+/// append, and its merges read each page once.
+const SCRATCH_CACHE_KIB: &str = "-8192";
+
 /// The page size of a database this service creates (an existing file keeps its own). Against
 /// SQLite's 4 KiB: half the pages for the same rows, so fewer page look-ups, log frames and
 /// system calls; a bulk load took a fifth less time (BENCHMARKS.md), while a random row read
@@ -97,7 +101,7 @@ impl SqliteDb {
             .page_size(PAGE_SIZE)
             .journal_mode(SqliteJournalMode::Off)
             .synchronous(SqliteSynchronous::Off)
-            .pragma("cache_size", WRITER_CACHE_KIB)
+            .pragma("cache_size", SCRATCH_CACHE_KIB)
             .pragma("temp_store", "memory");
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
