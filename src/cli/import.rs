@@ -191,13 +191,19 @@ async fn load_file(
     Ok(report)
 }
 
-/// Merges the search tables of a bulk load, builds its indexes, refreshes the planner's
-/// statistics and puts the database on disk.
+/// Merges the search tables of a bulk load (the staged ones in the background), builds its
+/// indexes, copies the staged search tables in, refreshes the planner's statistics and puts
+/// the database on disk.
 async fn finish_bulk(load: &BulkLoad) -> anyhow::Result<()> {
     timed("merging search tables", load.merge_search_tables()).await?;
     timed("building indexes", async {
         load.build_indexes().await.map(|_| ())
     })
+    .await?;
+    timed(
+        "copying the staged search tables",
+        load.copy_search_tables(),
+    )
     .await?;
     timed("ANALYZE", load.analyze()).await?;
     timed("writing to disk", load.sync_to_disk()).await

@@ -139,19 +139,28 @@ impl BulkLoad {
 
     /// How the load's files write their batches.
     pub fn loading(&self) -> Loading {
-        let stage = self.stage().as_ref().map(SearchStage::sender);
+        let stage = self.stage().as_ref().and_then(SearchStage::sender);
         Loading::bulk(self.batches.clone(), stage)
     }
 
-    /// Ends the stage of the signal search documents (their tables merged and copied into the
-    /// database, see `store::bulk_search_stage`), then merges each full-text table into one
-    /// segment (SQLite; see `store::bulk_search`). Every file must be loaded.
+    /// Merges each full-text table into one segment (SQLite; see `store::bulk_search`), the
+    /// staged ones in the background (see `store::bulk_search_stage`) while the load goes on
+    /// to its indexes. Every file must be loaded.
     pub async fn merge_search_tables(&self) -> Result<(), ServiceError> {
-        let stage = self.stage().take();
-        if let Some(stage) = stage {
-            stage.finish().await?;
+        if let Some(stage) = self.stage().as_mut() {
+            stage.merge();
         }
         Ok(merge_completely(&self.writer).await?)
+    }
+
+    /// Copies the staged search tables, once merged, into the database (after the index
+    /// builds: one transaction writes at a time).
+    pub async fn copy_search_tables(&self) -> Result<(), ServiceError> {
+        let stage = self.stage().take();
+        if let Some(stage) = stage {
+            stage.copy_in().await?;
+        }
+        Ok(())
     }
 
     fn stage(&self) -> std::sync::MutexGuard<'_, Option<SearchStage>> {

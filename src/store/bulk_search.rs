@@ -28,7 +28,7 @@ pub(super) const SEARCH_TABLES: [&str; 4] = [
 pub(super) const WHILE_LOADING: [(&str, i64); 2] = [("automerge", 64), ("crisismerge", 256)];
 
 /// FTS5's defaults, as every other write finds them.
-const DEFAULTS: [(&str, i64); 2] = [("automerge", 4), ("crisismerge", 16)];
+pub(super) const DEFAULTS: [(&str, i64); 2] = [("automerge", 4), ("crisismerge", 16)];
 
 /// Lets the full-text tables merge rarely for the load that starts in `tx`.
 pub async fn merge_rarely(tx: &mut Tx) -> Result<(), StoreError> {

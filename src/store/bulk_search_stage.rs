@@ -23,7 +23,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::bulk_search::WHILE_LOADING;
+use super::bulk_search::{DEFAULTS, WHILE_LOADING};
 use super::search::{SearchDoc, index_signals};
 use super::{Db, StoreError, Tx};
 
@@ -121,8 +121,10 @@ impl StageSender {
 /// The stage of a bulk load: the scratch database and the task writing into it.
 #[derive(Debug)]
 pub struct SearchStage {
-    sender: StageSender,
-    writer: JoinHandle<Result<(), StoreError>>,
+    /// None once the stage merges.
+    sender: Option<StageSender>,
+    /// The writer, then the merge ([`SearchStage::merge`]).
+    work: Option<JoinHandle<Result<(), StoreError>>>,
     scratch: Db,
     path: PathBuf,
     /// The loaded database's file, attached by the scratch connection for the copy.
@@ -169,45 +171,59 @@ impl SearchStage {
             Arc::clone(&failure),
         ));
         Ok(Some(SearchStage {
-            sender: StageSender { queue, failure },
-            writer,
+            sender: Some(StageSender { queue, failure }),
+            work: Some(writer),
             scratch,
             path,
             loaded: loaded_file,
         }))
     }
 
-    /// The way the load's batches hand their documents over.
-    pub fn sender(&self) -> StageSender {
+    /// The way the load's batches hand their documents over; none once the stage merges.
+    pub fn sender(&self) -> Option<StageSender> {
         self.sender.clone()
     }
 
-    /// Ends the stage once every batch is written (no [`StageSender`] may be left): writes
-    /// what is queued, merges each staged table into one segment, copies them into the loaded
-    /// database and deletes the scratch database.
-    pub async fn finish(self) -> Result<(), StoreError> {
+    /// Starts the end of the stage once every batch is written (no [`StageSender`] may be
+    /// left): in the background, the writer writes what is queued, then each staged table is
+    /// merged into one segment and given FTS5's defaults, as the loaded tables end up. The
+    /// loading connection meanwhile builds its indexes; [`SearchStage::copy_in`] waits for it.
+    pub fn merge(&mut self) {
+        self.sender = None;
+        let scratch = self.scratch.clone();
+        let writing = self.work.take();
+        self.work = Some(tokio::spawn(async move {
+            if let Some(writing) = writing {
+                writing
+                    .await
+                    .map_err(|e| failed(format!("the search documents' stage failed: {e}")))??;
+            }
+            merge_staged(&scratch).await
+        }));
+    }
+
+    /// Ends the stage ([`SearchStage::merge`] first, or here): copies the staged tables into
+    /// the loaded database, then deletes the scratch database.
+    pub async fn copy_in(mut self) -> Result<(), StoreError> {
+        if self.sender.is_some() {
+            self.merge();
+        }
         let SearchStage {
-            sender,
-            writer,
+            work,
             scratch,
             path,
             loaded,
+            ..
         } = self;
-        drop(sender);
         let outcome = async {
-            writer
-                .await
-                .map_err(|e| failed(format!("the search documents' stage failed: {e}")))??;
+            if let Some(work) = work {
+                work.await
+                    .map_err(|e| failed(format!("the search documents' stage failed: {e}")))??;
+            }
             let Db::Sqlite(sqlite) = &scratch else {
                 return Ok(());
             };
             let mut conn = sqlite.pool().acquire().await?;
-            for table in STAGED_TABLES {
-                let sql = format!("INSERT INTO {table} ({table}) VALUES ('optimize')");
-                sqlx::query(sqlx::AssertSqlSafe(sql))
-                    .execute(&mut *conn)
-                    .await?;
-            }
             sqlx::query("ATTACH DATABASE ? AS loaded")
                 .bind(loaded.to_string_lossy().into_owned())
                 .execute(&mut *conn)
@@ -225,14 +241,35 @@ impl SearchStage {
         removed.map_err(|e| StoreError::from(sqlx::Error::Io(e)))
     }
 
-    /// Gives the stage up (the load failed): stops its writer and deletes the scratch database.
+    /// Gives the stage up (the load failed): stops its work and deletes the scratch database.
     pub async fn discard(self) {
         drop(self.sender);
-        self.writer.abort();
-        let _ = self.writer.await;
+        if let Some(work) = self.work {
+            work.abort();
+            let _ = work.await;
+        }
         self.scratch.close().await;
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// Merges each staged table into one segment and sets FTS5's defaults on it.
+async fn merge_staged(scratch: &Db) -> Result<(), StoreError> {
+    let Db::Sqlite(sqlite) = scratch else {
+        return Ok(());
+    };
+    for table in STAGED_TABLES {
+        let optimize = format!("INSERT INTO {table} ({table}) VALUES ('optimize')");
+        let defaults = DEFAULTS.iter().map(|(setting, value)| {
+            format!("INSERT INTO {table} ({table}, rank) VALUES ('{setting}', {value})")
+        });
+        for sql in std::iter::once(optimize).chain(defaults) {
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .execute(sqlite.pool())
+                .await?;
+        }
+    }
+    Ok(())
 }
 
 /// Replaces the index of each staged table of the attached loaded database by the staged one,

@@ -28,6 +28,9 @@ const WRITER_CACHE_KIB: &str = "-32768";
 /// append, and its merges read each page once.
 const SCRATCH_CACHE_KIB: &str = "-8192";
 
+/// Prepared statements a scratch database's connection keeps.
+const SCRATCH_STATEMENTS: usize = 8;
+
 /// The page size of a database this service creates (an existing file keeps its own). Against
 /// SQLite's 4 KiB: half the pages for the same rows, so fewer page look-ups, log frames and
 /// system calls; a bulk load took a fifth less time (BENCHMARKS.md), while a random row read
@@ -102,7 +105,11 @@ impl SqliteDb {
             .journal_mode(SqliteJournalMode::Off)
             .synchronous(SqliteSynchronous::Off)
             .pragma("cache_size", SCRATCH_CACHE_KIB)
-            .pragma("temp_store", "memory");
+            .pragma("temp_store", "memory")
+            // Its statements are a few multi-row inserts whose row counts vary from batch to
+            // batch: each count is a statement of its own, megabytes of program for thousands
+            // of rows, not worth keeping many of.
+            .statement_cache_capacity(SCRATCH_STATEMENTS);
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
             .idle_timeout(None)
