@@ -123,7 +123,7 @@ impl ImportSession {
     /// the batch has succeeded ([`ImportSession::commit`] came first).
     pub async fn stage_search(&self, search: SearchWrites) -> Result<(), StoreError> {
         match (&self.stage, search) {
-            (Some(stage), SearchWrites::Staged(docs)) if !self.rehearsal => stage.send(docs).await,
+            (Some(stage), SearchWrites::Staged(docs)) => stage.send(docs).await,
             _ => Ok(()),
         }
     }

@@ -44,7 +44,7 @@ pub async fn merge_completely(db: &Db) -> Result<(), StoreError> {
     };
     let mut tx = db.begin_write().await?;
     for table in SEARCH_TABLES {
-        let sql = format!("INSERT INTO {table} ({table}) VALUES ('optimize')");
+        let sql = optimize(table);
         on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(sql))
             .execute(conn)
             .await
@@ -61,12 +61,26 @@ async fn set_merging(tx: &mut Tx, settings: &[(&str, i64)]) -> Result<(), StoreE
         return Ok(());
     };
     for table in SEARCH_TABLES {
-        for (setting, value) in settings {
-            let sql = format!("INSERT INTO {table} ({table}, rank) VALUES ('{setting}', {value})");
+        for sql in merge_settings(table, settings) {
             sqlx::query(sqlx::AssertSqlSafe(sql))
                 .execute(&mut **t)
                 .await?;
         }
     }
     Ok(())
+}
+
+/// FTS5's statement merging the full-text table `table` into one segment.
+pub(super) fn optimize(table: &str) -> String {
+    format!("INSERT INTO {table} ({table}) VALUES ('optimize')")
+}
+
+/// FTS5's configuration statements giving the full-text table `table` the merge `settings`.
+pub(super) fn merge_settings<'a>(
+    table: &'a str,
+    settings: &'a [(&str, i64)],
+) -> impl Iterator<Item = String> + 'a {
+    settings.iter().map(move |(setting, value)| {
+        format!("INSERT INTO {table} ({table}, rank) VALUES ('{setting}', {value})")
+    })
 }

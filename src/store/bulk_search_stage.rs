@@ -23,7 +23,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::bulk_search::{DEFAULTS, WHILE_LOADING};
+use super::bulk_search::{DEFAULTS, WHILE_LOADING, merge_settings, optimize};
 use super::search::{SearchDoc, index_signals};
 use super::{Db, StoreError, Tx};
 
@@ -154,9 +154,7 @@ impl SearchStage {
             sqlx::query(sqlx::AssertSqlSafe(create))
                 .execute(scratch.pool())
                 .await?;
-            for (setting, value) in WHILE_LOADING {
-                let sql =
-                    format!("INSERT INTO {table} ({table}, rank) VALUES ('{setting}', {value})");
+            for sql in merge_settings(table, &WHILE_LOADING) {
                 sqlx::query(sqlx::AssertSqlSafe(sql))
                     .execute(scratch.pool())
                     .await?;
@@ -259,11 +257,7 @@ async fn merge_staged(scratch: &Db) -> Result<(), StoreError> {
         return Ok(());
     };
     for table in STAGED_TABLES {
-        let optimize = format!("INSERT INTO {table} ({table}) VALUES ('optimize')");
-        let defaults = DEFAULTS.iter().map(|(setting, value)| {
-            format!("INSERT INTO {table} ({table}, rank) VALUES ('{setting}', {value})")
-        });
-        for sql in std::iter::once(optimize).chain(defaults) {
+        for sql in std::iter::once(optimize(table)).chain(merge_settings(table, &DEFAULTS)) {
             sqlx::query(sqlx::AssertSqlSafe(sql))
                 .execute(sqlite.pool())
                 .await?;
@@ -275,7 +269,8 @@ async fn merge_staged(scratch: &Db) -> Result<(), StoreError> {
 /// Replaces the index of each staged table of the attached loaded database by the staged one,
 /// in one transaction.
 async fn copy_into_loaded(conn: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
-    sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
+    // Rolled back when dropped unfinished.
+    let mut tx = sqlx::Connection::begin_with(conn, "BEGIN IMMEDIATE").await?;
     for table in STAGED_TABLES {
         for shadow in SHADOW_TABLES {
             let name = format!("{table}_{shadow}");
@@ -283,17 +278,13 @@ async fn copy_into_loaded(conn: &mut sqlx::SqliteConnection) -> Result<(), Store
                 format!("DELETE FROM loaded.{name}"),
                 format!("INSERT INTO loaded.{name} SELECT * FROM main.{name}"),
             ] {
-                if let Err(err) = sqlx::query(sqlx::AssertSqlSafe(sql))
-                    .execute(&mut *conn)
-                    .await
-                {
-                    let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
-                    return Err(err.into());
-                }
+                sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .execute(&mut *tx)
+                    .await?;
             }
         }
     }
-    sqlx::query("COMMIT").execute(&mut *conn).await?;
+    tx.commit().await?;
     Ok(())
 }
 

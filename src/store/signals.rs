@@ -104,9 +104,9 @@ const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
 /// replaced), whose company and tag rows are replaced. `links` says where those rows go: a bulk
 /// load on SQLite stages them (see `bulk_links`); otherwise they are added to `chain`, for the
 /// caller to run before the commit. `search` says where their search documents go: written in
-/// the transaction, or collected for a bulk load's stage (see `bulk_search_stage`). Returns the ids this transaction inserted: those not in
-/// `stored`, less any a concurrent ingest inserted first (PostgreSQL; this one then updated it,
-/// and must not announce it again).
+/// the transaction, or collected for a bulk load's stage (see `bulk_search_stage`). Returns the
+/// ids this transaction inserted: those not in `stored`, less any a concurrent ingest inserted
+/// first (PostgreSQL; this one then updated it, and must not announce it again).
 pub async fn write_signals<'a>(
     tx: &mut Tx,
     rows: &[&'a SignalRow],

@@ -15,9 +15,9 @@ use super::{Db, StoreError};
 /// full (unless other filters are rarer still). Per row, each row read looks its tags up at a
 /// random place of `signal_tags`; gathering reads the group's rows side by side off the
 /// `(tag, kind, signal_id)` index. With 1/100, a group on 5,617 of a million postings was
-/// tested per row, about 12,000 random look-ups with a country filter, and on a file the
-/// operating system had not cached its first page took 284 ms; gathered it is one of the cheap
-/// requests (BENCHMARKS.md).
+/// tested per row (a look-up for each posting read until 20 of them also passed a country
+/// filter), and on a file the operating system had not cached its first page took 284 ms;
+/// gathered it took under 68 ms (BENCHMARKS.md).
 const PER_ROW_FROM: i64 = 1_000;
 
 /// How one tag group is tested.

@@ -94,6 +94,28 @@ async fn import(dir: &Path, database_url: &str) -> CommandRun {
     signalwatch(dir, &["import", "--database-url", database_url, "."]).await
 }
 
+/// `import --create` of the files of `dir` into `database_url`.
+async fn import_creating(dir: &Path, database_url: &str) -> CommandRun {
+    signalwatch(
+        dir,
+        &["import", "--create", "--database-url", database_url, "."],
+    )
+    .await
+}
+
+/// Writes the known data with a hiring file that stops an import after its postings: a line
+/// that is not UTF-8 text follows them, so the import fails in the hiring file with the
+/// companies and the funding rounds loaded and the indexes not built. Returns the postings'
+/// file as it should be, to write back.
+fn write_data_stopping_in_the_hiring_file(dir: &Path) -> String {
+    write_known_data(dir);
+    let postings = ndjson(&job_postings());
+    let mut broken = postings.clone().into_bytes();
+    broken.extend_from_slice(b"{\"title\": \"\xff\"}\n");
+    std::fs::write(dir.join("hiring.ndjson"), broken).expect("import file");
+    postings
+}
+
 /// The answer without what only says when the import ran (companies' `createdAt` and
 /// `updatedAt` are the time they were stored).
 fn comparable(mut value: Value) -> Value {
@@ -279,22 +301,9 @@ async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_run
 ) {
     let database = backend.fresh_database().await;
     let files = tempfile::tempdir().expect("temp dir");
-    write_known_data(files.path());
-    let postings = ndjson(&job_postings());
-    let mut broken = postings.clone().into_bytes();
-    // A line that is not UTF-8 text after the postings: the import stops in the hiring file, with
-    // the companies and the funding rounds loaded and the indexes not built.
-    broken.extend_from_slice(b"{\"title\": \"\xff\"}\n");
-    std::fs::write(files.path().join("hiring.ndjson"), broken).expect("import file");
-    let create = [
-        "import",
-        "--create",
-        "--database-url",
-        database.url.as_str(),
-        ".",
-    ];
+    let postings = write_data_stopping_in_the_hiring_file(files.path());
 
-    let stopped = signalwatch(files.path(), &create).await;
+    let stopped = import_creating(files.path(), &database.url).await;
 
     assert!(!stopped.success, "{stopped:?}");
     assert!(stopped.stderr.contains("not UTF-8"), "{}", stopped.stderr);
@@ -458,28 +467,19 @@ fn files_beside(database: &Path) -> Vec<String> {
     names
 }
 
-/// A bulk load on SQLite writes through a rollback journal and stages the signals' search
-/// documents in a scratch database beside the loaded one: once it is over, stopped or not, the
-/// database is back on its write-ahead log and nothing of the load is left beside it.
+/// A bulk load on SQLite stages the signals' search documents in a scratch database beside the
+/// loaded one, and its connection copies them into the loaded database at the end: once the
+/// load is over, stopped or not, nothing of it is left beside the database, which the copy left
+/// on its write-ahead log, and the searches find every posting the staged documents describe.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bulk_load_on_sqlite_leaves_its_database_on_the_write_ahead_log_and_nothing_beside_it() {
+async fn a_bulk_load_on_sqlite_leaves_nothing_beside_its_database_and_its_searches_find_what_it_staged()
+ {
     let database = Backend::Sqlite.fresh_database().await;
     let file = Path::new(database.url.trim_start_matches("sqlite://")).to_path_buf();
     let files = tempfile::tempdir().expect("temp dir");
-    write_known_data(files.path());
-    let postings = ndjson(&job_postings());
-    let mut broken = postings.clone().into_bytes();
-    broken.extend_from_slice(b"{\"title\": \"\xff\"}\n");
-    std::fs::write(files.path().join("hiring.ndjson"), broken).expect("import file");
-    let create = [
-        "import",
-        "--create",
-        "--database-url",
-        database.url.as_str(),
-        ".",
-    ];
+    let postings = write_data_stopping_in_the_hiring_file(files.path());
 
-    let stopped = signalwatch(files.path(), &create).await;
+    let stopped = import_creating(files.path(), &database.url).await;
 
     assert!(!stopped.success, "{stopped:?}");
     assert_eq!(files_beside(&file), ["test.db"], "after the stopped load");
@@ -508,8 +508,23 @@ async fn a_bulk_load_on_sqlite_leaves_its_database_on_the_write_ahead_log_and_no
         )
         .await;
     assert_eq!(found.status, 200, "{:?}", found.body);
-    assert!(
-        found.body["pagination"]["totalCount"].as_u64() > Some(0),
+    let about_rust = job_postings()
+        .as_array()
+        .expect("postings")
+        .iter()
+        .filter(|p| {
+            let text = p["descriptionText"]
+                .as_str()
+                .unwrap_or_default()
+                .to_lowercase();
+            text.split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == "rust")
+        })
+        .count();
+    assert!(about_rust > 0, "the known postings mention Rust");
+    assert_eq!(
+        found.body["pagination"]["totalCount"],
+        json!(about_rust),
         "the staged search documents were copied in: {:?}",
         found.body
     );
