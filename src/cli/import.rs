@@ -191,10 +191,15 @@ async fn load_file(
     Ok(report)
 }
 
-/// Merges the search tables of a bulk load (the staged ones in the background), builds its
-/// indexes, copies the staged search tables in, refreshes the planner's statistics and puts
-/// the database on disk.
+/// Moves a bulk load's staged company and tag rows in, merges its search tables (the staged
+/// ones in the background), builds its indexes, copies the staged search tables in, refreshes
+/// the planner's statistics and puts the database on disk.
 async fn finish_bulk(load: &BulkLoad) -> anyhow::Result<()> {
+    timed(
+        "moving the staged company and tag rows",
+        load.move_staged_links(),
+    )
+    .await?;
     timed("merging search tables", load.merge_search_tables()).await?;
     timed("building indexes", async {
         load.build_indexes().await.map(|_| ())

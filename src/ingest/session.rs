@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use crate::store::bulk::tune_for_bulk;
 use crate::store::bulk_links::LinkRows;
-use crate::store::bulk_search_stage::{SearchWrites, StageSender};
+use crate::store::bulk_stage::{StageSender, StagedBatch, StagedWrites};
 use crate::store::{Db, StoreError, Tx};
 
 /// State kept across the batches of one import (a file of the import command, or one admin API
@@ -24,7 +24,8 @@ pub struct ImportSession {
     written: usize,
     /// A bulk load's numbering of its signal batches, shared by its files.
     batches: Option<BatchNumbers>,
-    /// Where a bulk load on SQLite hands its signal search documents (`bulk_search_stage`).
+    /// Where a bulk load on SQLite hands its signal search documents and its company and tag
+    /// rows (`bulk_stage`).
     stage: Option<StageSender>,
     /// Every batch is rolled back instead of committed (see `ingest::rehearsal`).
     rehearsal: bool,
@@ -85,7 +86,7 @@ impl ImportSession {
     /// (see `store::bulk_load`). On PostgreSQL each batch commits.
     ///
     /// Its signal batches stage their company and tag rows, numbered by `batches`, and hand
-    /// their search documents to `stage` when there is one.
+    /// their search documents and company and tag rows to `stage` when there is one.
     pub fn spanning(
         span: usize,
         batches: BatchNumbers,
@@ -110,20 +111,20 @@ impl ImportSession {
         }
     }
 
-    /// Where the next signal batch, in `tx`, writes its search documents: a bulk load on
+    /// Where the next signal batch, in `tx`, writes its search documents (and, staged, its company and tag rows): a bulk load on
     /// SQLite with a stage collects them for it; everything else writes them in the batch.
-    pub fn search_writes(&self, tx: &Tx) -> SearchWrites {
+    pub fn search_writes(&self, tx: &Tx) -> StagedWrites {
         match (&self.stage, tx) {
-            (Some(_), Tx::Sqlite(_)) => SearchWrites::Staged(Vec::new()),
-            _ => SearchWrites::Direct,
+            (Some(_), Tx::Sqlite(_)) => StagedWrites::Staged(StagedBatch::default()),
+            _ => StagedWrites::Direct,
         }
     }
 
-    /// Hands the search documents a batch collected to the load's stage, once every step of
+    /// Hands the search documents and rows a batch collected to the load's stage, once every step of
     /// the batch has succeeded ([`ImportSession::commit`] came first).
-    pub async fn stage_search(&self, search: SearchWrites) -> Result<(), StoreError> {
+    pub async fn hand_to_stage(&self, search: StagedWrites) -> Result<(), StoreError> {
         match (&self.stage, search) {
-            (Some(stage), SearchWrites::Staged(docs)) => stage.send(docs).await,
+            (Some(stage), StagedWrites::Staged(batch)) => stage.send(batch).await,
             _ => Ok(()),
         }
     }

@@ -28,7 +28,7 @@ use crate::research::follow_latest_job_changes;
 use crate::store::bulk_chain::Chain;
 use crate::store::bulk_companies::{CompanyRow, DerivedKeys};
 use crate::store::bulk_links::LinkRows;
-use crate::store::bulk_search_stage::SearchWrites;
+use crate::store::bulk_stage::StagedWrites;
 use crate::store::bulk_targets::follow_people;
 use crate::store::company_keys::{KeyClaim, claim_keys};
 use crate::store::signals::{SignalRow, stored_before_write, write_signals};
@@ -210,7 +210,7 @@ async fn accept_once(
         .enqueue_and_mark_changed(&mut tx, chain, session.busy())
         .await?;
     session.commit(tx, rows.len()).await?;
-    session.stage_search(search).await?;
+    session.hand_to_stage(search).await?;
     session.remember_companies(created.iter().map(|c| c.id.as_str()));
     session.remember_companies(rows.iter().map(|r| r.company_id.as_str()));
     session.remember_companies(rows.iter().filter_map(|r| r.other_company_id.as_deref()));
@@ -363,7 +363,7 @@ fn find_or_create(
 async fn write_rows<'a>(
     tx: &mut Tx,
     rows: &'a [SignalRow],
-    (links, search): (LinkRows, &mut SearchWrites),
+    (links, search): (LinkRows, &mut StagedWrites),
     now: i64,
     report: &mut SignalReport,
     chain: &mut Chain<'a>,

@@ -24,7 +24,7 @@ use crate::store::bulk_load::{
     tune_loading_connection,
 };
 use crate::store::bulk_search::merge_completely;
-use crate::store::bulk_search_stage::SearchStage;
+use crate::store::bulk_stage::LoadStage;
 use crate::store::import_lock::{self, ImportLock};
 use crate::store::serving_lock::keep_servers_out;
 use crate::store::{Db, HeldLock};
@@ -59,9 +59,9 @@ pub struct BulkLoad {
     batches: BatchNumbers,
     /// Keeps servers from starting until the load ends.
     servers_out: HeldLock,
-    /// Where the signal search documents are written meanwhile (SQLite, in a file), until the
-    /// search tables are merged.
-    stage: Mutex<Option<SearchStage>>,
+    /// Where the signal search documents and company and tag rows are written meanwhile
+    /// (SQLite, in a file), until they are moved and copied in.
+    stage: Mutex<Option<LoadStage>>,
 }
 
 /// How often an import waiting for another one to end tries again.
@@ -120,7 +120,7 @@ pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
     };
     let writer = db.own_writer();
     tune_loading_connection(&writer).await?;
-    let stage = SearchStage::open(&writer).await?;
+    let stage = LoadStage::open(&writer).await?;
     Ok(LoadPath::Bulk(BulkLoad {
         writer,
         restarted: interrupted,
@@ -139,12 +139,31 @@ impl BulkLoad {
 
     /// How the load's files write their batches.
     pub fn loading(&self) -> Loading {
-        let stage = self.stage().as_ref().and_then(SearchStage::sender);
+        let stage = self.stage().as_ref().and_then(LoadStage::sender);
         Loading::bulk(self.batches.clone(), stage)
     }
 
+    /// Moves the company and tag rows the load's stage holds into their tables (SQLite; see
+    /// `store::bulk_stage`), before their indexes are built. Every file must be loaded.
+    pub async fn move_staged_links(&self) -> Result<(), ServiceError> {
+        let stage = self.stage().take();
+        let Some(mut stage) = stage else {
+            return Ok(());
+        };
+        match stage.move_links().await {
+            Ok(()) => {
+                *self.stage() = Some(stage);
+                Ok(())
+            }
+            Err(err) => {
+                stage.discard().await;
+                Err(err.into())
+            }
+        }
+    }
+
     /// Merges each full-text table into one segment (SQLite; see `store::bulk_search`), the
-    /// staged ones in the background (see `store::bulk_search_stage`) while the load goes on
+    /// staged ones in the background (see `store::bulk_stage`) while the load goes on
     /// to its indexes. Every file must be loaded.
     pub async fn merge_search_tables(&self) -> Result<(), ServiceError> {
         if let Some(stage) = self.stage().as_mut() {
@@ -163,7 +182,7 @@ impl BulkLoad {
         Ok(())
     }
 
-    fn stage(&self) -> std::sync::MutexGuard<'_, Option<SearchStage>> {
+    fn stage(&self) -> std::sync::MutexGuard<'_, Option<LoadStage>> {
         // A panic while the lock was held left nothing half-changed: an Option taken or read.
         self.stage
             .lock()

@@ -15,7 +15,7 @@ pub mod bulk_links;
 pub mod bulk_load;
 pub mod bulk_people;
 pub mod bulk_search;
-pub mod bulk_search_stage;
+pub mod bulk_stage;
 pub mod bulk_targets;
 mod bulk_unnest;
 pub mod collector_runs;

@@ -8,8 +8,10 @@ use super::bulk::{
     RowStatement, Val, execute_in, execute_rows, fetch_rows, fetch_rows_planned_once, select_in,
 };
 use super::bulk_chain::Chain;
-use super::bulk_links::{LinkRows, STAGED_COMPANIES, STAGED_TAGS, note_restored};
-use super::bulk_search_stage::{SearchWrites, StagedDoc};
+use super::bulk_links::{
+    LinkRows, STAGED_COMPANIES, STAGED_TAGS, StagedLinks, links_of, note_restored,
+};
+use super::bulk_stage::{StagedBatch, StagedDoc, StagedWrites};
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
 
@@ -102,9 +104,10 @@ const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
 /// tags and search documents. `stored` holds the ids among them that are already stored, as
 /// [`stored_before_write`] gives them (on PostgreSQL none: the upsert itself tells which rows it
 /// replaced), whose company and tag rows are replaced. `links` says where those rows go: a bulk
-/// load on SQLite stages them (see `bulk_links`); otherwise they are added to `chain`, for the
-/// caller to run before the commit. `search` says where their search documents go: written in
-/// the transaction, or collected for a bulk load's stage (see `bulk_search_stage`). Returns the
+/// load on SQLite stages them (see `bulk_links`), collected in `search` when the load has a
+/// stage, else in the loaded database; otherwise they are added to `chain`, for the caller to
+/// run before the commit. `search` says where their search documents go: written in the
+/// transaction, or collected for a bulk load's stage (see `bulk_stage`). Returns the
 /// ids this transaction inserted: those not in `stored`, less any a concurrent ingest inserted
 /// first (PostgreSQL; this one then updated it, and must not announce it again).
 pub async fn write_signals<'a>(
@@ -112,7 +115,7 @@ pub async fn write_signals<'a>(
     rows: &[&'a SignalRow],
     stored: &[&str],
     links: LinkRows,
-    search: &mut SearchWrites,
+    search: &mut StagedWrites,
     now: i64,
     chain: &mut Chain<'a>,
 ) -> Result<HashSet<String>, StoreError> {
@@ -120,8 +123,14 @@ pub async fn write_signals<'a>(
         LinkRows::Staged(batch) => Some(batch),
         LinkRows::Direct => None,
     };
-    if let Some(batch) = staged {
-        note_restored(tx, stored, batch).await?;
+    // A load with a stage hands the batch's company and tag rows to it; one without stages
+    // them in the loaded database.
+    match (staged, &mut *search) {
+        (Some(batch), StagedWrites::Staged(work)) => {
+            work.links = Some(StagedLinks::new(batch, stored));
+        }
+        (Some(batch), StagedWrites::Direct) => note_restored(tx, stored, batch).await?,
+        (None, _) => {}
     }
     // In id order: two ingests writing the same signals lock them in the same order.
     let mut rows = rows.to_vec();
@@ -142,7 +151,12 @@ pub async fn write_signals<'a>(
             execute_in(tx, sql, &[], &replaced).await?;
         }
     }
-    insert_companies_and_tags(tx, &rows, staged, chain).await?;
+    match search {
+        StagedWrites::Staged(StagedBatch {
+            links: Some(links), ..
+        }) => rows.iter().for_each(|row| links.add(row)),
+        _ => insert_companies_and_tags(tx, &rows, staged, chain).await?,
+    }
     let was_stored: HashSet<&str> = stored.iter().copied().collect();
     let mut added: Vec<SearchDoc<'_>> = Vec::with_capacity(rows.len());
     let mut replaced: Vec<SearchDoc<'_>> = Vec::new();
@@ -159,13 +173,15 @@ pub async fn write_signals<'a>(
         }
     }
     match search {
-        SearchWrites::Direct => {
+        StagedWrites::Direct => {
             index_signals(tx, &added, false).await?;
             index_signals(tx, &replaced, true).await?;
         }
-        SearchWrites::Staged(docs) => {
-            docs.extend(added.iter().map(|d| StagedDoc::of(d, false)));
-            docs.extend(replaced.iter().map(|d| StagedDoc::of(d, true)));
+        StagedWrites::Staged(work) => {
+            work.docs
+                .extend(added.iter().map(|d| StagedDoc::of(d, false)));
+            work.docs
+                .extend(replaced.iter().map(|d| StagedDoc::of(d, true)));
         }
     }
     Ok(inserted)
@@ -318,14 +334,13 @@ async fn insert_companies_and_tags<'a>(
     let mut companies = Vec::with_capacity(rows.len() * 5);
     let mut tags = Vec::new();
     for s in rows {
-        let others = s.other_company_id.iter().filter(|o| **o != s.company_id);
-        for company_id in std::iter::once(&s.company_id).chain(others) {
+        let (linked, tagged) = links_of(s);
+        for company_id in linked {
             companies.extend_from_slice(&batch);
             companies.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
             companies.extend([Val::Text(Some(company_id)), Val::Int(Some(s.occurred_at))]);
         }
-        let mut seen = HashSet::new();
-        for tag in s.tags.iter().filter(|t| seen.insert(t.as_str())) {
+        for tag in tagged {
             tags.extend_from_slice(&batch);
             tags.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
             tags.push(Val::Text(Some(tag)));

@@ -1,6 +1,6 @@
-//! The signal search documents of a bulk load on SQLite, written into a scratch database beside
-//! the loaded one, on a connection (and so a thread) of their own, while the rows go in; copied
-//! into the loaded database's search tables when the load ends.
+//! The signal search documents and the company and tag rows of a bulk load on SQLite, written
+//! into a scratch database beside the loaded one, on a connection (and so a thread) of their
+//! own, while the rows go in; moved into the loaded database's tables when the load ends.
 //!
 //! Tokenizing the documents and merging FTS5's segments took about a quarter of the loading
 //! connection's time (a perf profile of a scale-`l` import), and a database file has one writer
@@ -10,7 +10,13 @@
 //! into the shadow tables of the loaded table (empty, and defined by the same statement), are
 //! the loaded table's index, document for document.
 //!
-//! The documents of a batch are handed over once every step of the batch has succeeded. A batch
+//! The company and tag rows (see `bulk_links`) are kept in staging tables as the loaded database
+//! defines them, and moved into its `signal_companies` and `signal_tags`, sorted by their keys,
+//! before those tables' indexes are built ([`LoadStage::move_links`]). Staged in the loaded
+//! database, their pages went through its write-ahead log twice (in, then out again at the
+//! end), and their statements ran on the loading connection's thread.
+//!
+//! A batch's documents and rows are handed over once every step of the batch has succeeded. A batch
 //! that fails after that (its transaction, shared with the next batches, fails to commit) fails
 //! the load, which is started over: the staged documents never outlive rows that were rolled
 //! back. The copy is made by the scratch database's connection, not the loading one: FTS5 keeps
@@ -23,6 +29,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::bulk_links::{ANY_RESTORED, STAGING_TABLES, StagedLinks, move_statements};
 use super::bulk_search::{DEFAULTS, WHILE_LOADING, merge_settings, optimize};
 use super::search::{SearchDoc, index_signals};
 use super::{Db, StoreError, Tx};
@@ -34,7 +41,7 @@ const STAGED_TABLES: [&str; 2] = ["signal_search", "signal_substrings"];
 const SHADOW_TABLES: [&str; 4] = ["data", "idx", "docsize", "config"];
 
 /// The scratch database's name beside the loaded one.
-const SCRATCH_SUFFIX: &str = "-search-stage";
+const SCRATCH_SUFFIX: &str = "-load-stage";
 
 /// Batches of documents waiting for the scratch database's writer: its writer keeps up with
 /// the loading connection (a fifth of its work), and each batch waiting holds its texts.
@@ -81,19 +88,33 @@ impl StagedDoc {
     }
 }
 
-/// Where a batch's signal search documents go.
+/// What one signal batch hands to the stage.
+#[derive(Debug, Default)]
+pub struct StagedBatch {
+    pub docs: Vec<StagedDoc>,
+    /// The batch's company and tag rows.
+    pub links: Option<StagedLinks>,
+}
+
+impl StagedBatch {
+    fn is_empty(&self) -> bool {
+        self.docs.is_empty() && self.links.as_ref().is_none_or(StagedLinks::is_empty)
+    }
+}
+
+/// Where a batch's signal search documents (and in a bulk load its company and tag rows) go.
 #[derive(Debug)]
-pub enum SearchWrites {
+pub enum StagedWrites {
     /// Into the search tables, in the batch's transaction.
     Direct,
     /// Collected, for the bulk load's stage once the batch has succeeded.
-    Staged(Vec<StagedDoc>),
+    Staged(StagedBatch),
 }
 
 /// The way a bulk load's batches hand their documents to the stage.
 #[derive(Debug, Clone)]
 pub struct StageSender {
-    queue: mpsc::Sender<Vec<StagedDoc>>,
+    queue: mpsc::Sender<StagedBatch>,
     failure: Failure,
 }
 
@@ -101,12 +122,12 @@ pub struct StageSender {
 type Failure = Arc<std::sync::Mutex<Option<String>>>;
 
 impl StageSender {
-    /// Hands a batch's documents over; waits while the stage is [`QUEUED_BATCHES`] behind.
-    pub async fn send(&self, docs: Vec<StagedDoc>) -> Result<(), StoreError> {
-        if docs.is_empty() {
+    /// Hands a batch over; waits while the stage is [`QUEUED_BATCHES`] behind.
+    pub async fn send(&self, batch: StagedBatch) -> Result<(), StoreError> {
+        if batch.is_empty() {
             return Ok(());
         }
-        self.queue.send(docs).await.map_err(|_| {
+        self.queue.send(batch).await.map_err(|_| {
             let why = self
                 .failure
                 .lock()
@@ -120,10 +141,10 @@ impl StageSender {
 
 /// The stage of a bulk load: the scratch database and the task writing into it.
 #[derive(Debug)]
-pub struct SearchStage {
+pub struct LoadStage {
     /// None once the stage merges.
     sender: Option<StageSender>,
-    /// The writer, then the merge ([`SearchStage::merge`]).
+    /// The writer, then the merge ([`LoadStage::merge`]).
     work: Option<JoinHandle<Result<(), StoreError>>>,
     scratch: Db,
     path: PathBuf,
@@ -131,10 +152,11 @@ pub struct SearchStage {
     loaded: PathBuf,
 }
 
-impl SearchStage {
+impl LoadStage {
     /// Opens a stage for a load into `loaded` (SQLite, in a file; `None` otherwise): the
-    /// scratch database beside it, with the staged tables defined as the loaded ones are.
-    pub async fn open(loaded: &Db) -> Result<Option<SearchStage>, StoreError> {
+    /// scratch database beside it, with the staged tables and the staging tables of the
+    /// company and tag rows defined as the loaded ones are.
+    pub async fn open(loaded: &Db) -> Result<Option<LoadStage>, StoreError> {
         let Db::Sqlite(sqlite) = loaded else {
             return Ok(None);
         };
@@ -144,7 +166,7 @@ impl SearchStage {
         };
         let loaded_file = options.get_filename().to_path_buf();
         let scratch = super::sqlite::SqliteDb::scratch(&path).await?;
-        for table in STAGED_TABLES {
+        for table in STAGED_TABLES.iter().chain(&STAGING_TABLES) {
             let create: String = sqlx::query_scalar(
                 "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
             )
@@ -154,6 +176,8 @@ impl SearchStage {
             sqlx::query(sqlx::AssertSqlSafe(create))
                 .execute(scratch.pool())
                 .await?;
+        }
+        for table in STAGED_TABLES {
             for sql in merge_settings(table, &WHILE_LOADING) {
                 sqlx::query(sqlx::AssertSqlSafe(sql))
                     .execute(scratch.pool())
@@ -168,7 +192,7 @@ impl SearchStage {
             receiver,
             Arc::clone(&failure),
         ));
-        Ok(Some(SearchStage {
+        Ok(Some(LoadStage {
             sender: Some(StageSender { queue, failure }),
             work: Some(writer),
             scratch,
@@ -177,15 +201,29 @@ impl SearchStage {
         }))
     }
 
-    /// The way the load's batches hand their documents over; none once the stage merges.
+    /// The way the load's batches hand their documents and rows over; none once the stage
+    /// moves its rows or merges.
     pub fn sender(&self) -> Option<StageSender> {
         self.sender.clone()
+    }
+
+    /// Moves the staged company and tag rows into the loaded database's tables, in one
+    /// transaction, once every batch is written (no [`StageSender`] may be left): before those
+    /// tables' indexes are built, and while no other transaction writes the loaded database.
+    pub async fn move_links(&mut self) -> Result<(), StoreError> {
+        self.sender = None;
+        if let Some(writing) = self.work.take() {
+            writing
+                .await
+                .map_err(|e| failed(format!("the search documents' stage failed: {e}")))??;
+        }
+        self.with_loaded(move_into_loaded).await
     }
 
     /// Starts the end of the stage once every batch is written (no [`StageSender`] may be
     /// left): in the background, the writer writes what is queued, then each staged table is
     /// merged into one segment and given FTS5's defaults, as the loaded tables end up. The
-    /// loading connection meanwhile builds its indexes; [`SearchStage::copy_in`] waits for it.
+    /// loading connection meanwhile builds its indexes; [`LoadStage::copy_in`] waits for it.
     pub fn merge(&mut self) {
         self.sender = None;
         let scratch = self.scratch.clone();
@@ -200,13 +238,13 @@ impl SearchStage {
         }));
     }
 
-    /// Ends the stage ([`SearchStage::merge`] first, or here): copies the staged tables into
+    /// Ends the stage ([`LoadStage::merge`] first, or here): copies the staged tables into
     /// the loaded database, then deletes the scratch database.
     pub async fn copy_in(mut self) -> Result<(), StoreError> {
         if self.sender.is_some() {
             self.merge();
         }
-        let SearchStage {
+        let LoadStage {
             work,
             scratch,
             path,
@@ -218,25 +256,21 @@ impl SearchStage {
                 work.await
                     .map_err(|e| failed(format!("the search documents' stage failed: {e}")))??;
             }
-            let Db::Sqlite(sqlite) = &scratch else {
-                return Ok(());
-            };
-            let mut conn = sqlite.pool().acquire().await?;
-            sqlx::query("ATTACH DATABASE ? AS loaded")
-                .bind(loaded.to_string_lossy().into_owned())
-                .execute(&mut *conn)
-                .await?;
-            let copied = copy_into_loaded(&mut conn).await;
-            sqlx::query("DETACH DATABASE loaded")
-                .execute(&mut *conn)
-                .await?;
-            copied
+            attached(&scratch, &loaded, copy_into_loaded).await
         }
         .await;
         scratch.close().await;
         let removed = std::fs::remove_file(&path);
         outcome?;
         removed.map_err(|e| StoreError::from(sqlx::Error::Io(e)))
+    }
+
+    /// Runs `work` on the scratch connection with the loaded database attached as `loaded`.
+    async fn with_loaded<F>(&self, work: F) -> Result<(), StoreError>
+    where
+        F: AsyncFnOnce(&mut sqlx::SqliteConnection) -> Result<(), StoreError>,
+    {
+        attached(&self.scratch, &self.loaded, work).await
     }
 
     /// Gives the stage up (the load failed): stops its work and deletes the scratch database.
@@ -249,6 +283,51 @@ impl SearchStage {
         self.scratch.close().await;
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// Runs `work` on `scratch`'s connection with the database file `loaded` attached as `loaded`.
+async fn attached<F>(scratch: &Db, loaded: &std::path::Path, work: F) -> Result<(), StoreError>
+where
+    F: AsyncFnOnce(&mut sqlx::SqliteConnection) -> Result<(), StoreError>,
+{
+    let Db::Sqlite(sqlite) = scratch else {
+        return Ok(());
+    };
+    let mut conn = sqlite.pool().acquire().await?;
+    sqlx::query("ATTACH DATABASE ? AS loaded")
+        .bind(loaded.to_string_lossy().into_owned())
+        .execute(&mut *conn)
+        .await?;
+    // As on the loading connection: not synced until the load ends (`bulk_load::sync_to_disk`).
+    sqlx::query("PRAGMA loaded.synchronous = OFF")
+        .execute(&mut *conn)
+        .await?;
+    let outcome = work(&mut conn).await;
+    sqlx::query("DETACH DATABASE loaded")
+        .execute(&mut *conn)
+        .await?;
+    outcome
+}
+
+/// Moves the staged company and tag rows into the attached loaded database (see
+/// `bulk_links::move_statements`), sorting on two threads in runs of the small page cache,
+/// spilled to temporary files rather than held in the process's memory.
+async fn move_into_loaded(conn: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
+    for pragma in ["PRAGMA threads = 2", "PRAGMA temp_store = FILE"] {
+        sqlx::query(pragma).execute(&mut *conn).await?;
+    }
+    let restored: bool = sqlx::query_scalar(ANY_RESTORED)
+        .fetch_one(&mut *conn)
+        .await?;
+    // Rolled back when dropped unfinished.
+    let mut tx = sqlx::Connection::begin_with(conn, "BEGIN IMMEDIATE").await?;
+    for sql in move_statements(restored, "loaded") {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Merges each staged table into one segment and sets FTS5's defaults on it.
@@ -291,7 +370,7 @@ async fn copy_into_loaded(conn: &mut sqlx::SqliteConnection) -> Result<(), Store
 /// Runs [`write_staged`], keeping its error where the senders find it.
 async fn write_and_tell(
     scratch: Db,
-    batches: mpsc::Receiver<Vec<StagedDoc>>,
+    batches: mpsc::Receiver<StagedBatch>,
     failure: Failure,
 ) -> Result<(), StoreError> {
     let outcome = write_staged(scratch, batches).await;
@@ -302,10 +381,10 @@ async fn write_and_tell(
 }
 
 /// The stage's writer: every batch handed over, in order, a commit every [`STAGE_SPAN`]
-/// documents and at the end.
+/// documents and rows, and at the end.
 async fn write_staged(
     scratch: Db,
-    mut batches: mpsc::Receiver<Vec<StagedDoc>>,
+    mut batches: mpsc::Receiver<StagedBatch>,
 ) -> Result<(), StoreError> {
     let mut open: Option<Tx> = None;
     let mut written = 0;
@@ -316,13 +395,17 @@ async fn write_staged(
         };
         for replace in [false, true] {
             let docs: Vec<SearchDoc<'_>> = batch
+                .docs
                 .iter()
                 .filter(|d| d.replace == replace)
                 .map(StagedDoc::view)
                 .collect();
             index_signals(tx, &docs, replace).await?;
         }
-        written += batch.len();
+        if let Some(links) = &batch.links {
+            links.write(tx).await?;
+        }
+        written += batch.docs.len() + batch.links.as_ref().map_or(0, StagedLinks::len);
         if written >= STAGE_SPAN
             && let Some(tx) = open.take()
         {
