@@ -156,7 +156,8 @@ impl Loading {
 
     /// A bulk load: batches of [`BULK_BATCH`] on a connection the load has tuned already,
     /// sharing transactions; its signal batches numbered by `batches`, which the load's files
-    /// share, handing their search documents and company and tag rows to `stage` when there is one.
+    /// share, handing their search documents and company and tag rows to `stage` when there
+    /// is one.
     pub fn bulk(batches: BatchNumbers, stage: Option<StageSender>) -> Loading {
         Loading {
             batch: BULK_BATCH,

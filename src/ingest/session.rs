@@ -111,8 +111,9 @@ impl ImportSession {
         }
     }
 
-    /// Where the next signal batch, in `tx`, writes its search documents (and, staged, its company and tag rows): a bulk load on
-    /// SQLite with a stage collects them for it; everything else writes them in the batch.
+    /// Where the next signal batch, in `tx`, writes its search documents (and, staged, its
+    /// company and tag rows): a bulk load on SQLite with a stage collects them for it;
+    /// everything else writes them in the batch.
     pub fn search_writes(&self, tx: &Tx) -> StagedWrites {
         match (&self.stage, tx) {
             (Some(_), Tx::Sqlite(_)) => StagedWrites::Staged(StagedBatch::default()),
@@ -120,8 +121,8 @@ impl ImportSession {
         }
     }
 
-    /// Hands the search documents and rows a batch collected to the load's stage, once every step of
-    /// the batch has succeeded ([`ImportSession::commit`] came first).
+    /// Hands the search documents and rows a batch collected to the load's stage, once every
+    /// step of the batch has succeeded ([`ImportSession::commit`] came first).
     pub async fn hand_to_stage(&self, search: StagedWrites) -> Result<(), StoreError> {
         match (&self.stage, search) {
             (Some(stage), StagedWrites::Staged(batch)) => stage.send(batch).await,

@@ -31,7 +31,7 @@ pub const STAGING_TABLES: [&str; 3] = [
 ];
 
 /// Staged company rows: the batch, then the columns of `signal_companies`.
-pub const STAGED_COMPANIES: RowStatement<'static> = RowStatement {
+const STAGED_COMPANIES: RowStatement<'static> = RowStatement {
     head: "INSERT INTO bulk_signal_companies (batch, signal_id, kind, company_id, occurred_at) \
            VALUES ",
     template: "(?, ?, ?, ?, ?)",
@@ -39,7 +39,7 @@ pub const STAGED_COMPANIES: RowStatement<'static> = RowStatement {
 };
 
 /// Staged tag rows: the batch, then the columns of `signal_tags`.
-pub const STAGED_TAGS: RowStatement<'static> = RowStatement {
+const STAGED_TAGS: RowStatement<'static> = RowStatement {
     head: "INSERT INTO bulk_signal_tags (batch, signal_id, kind, tag) VALUES ",
     template: "(?, ?, ?, ?)",
     tail: "",
@@ -47,7 +47,7 @@ pub const STAGED_TAGS: RowStatement<'static> = RowStatement {
 
 /// Notes that batch `batch` stores the signals `ids` again: their rows of earlier batches are
 /// not moved.
-pub async fn note_restored(tx: &mut Tx, ids: &[&str], batch: i64) -> Result<(), StoreError> {
+async fn note_restored(tx: &mut Tx, ids: &[&str], batch: i64) -> Result<(), StoreError> {
     let values: Vec<Val<'_>> = ids
         .iter()
         .flat_map(|id| [Val::text(id), Val::Int(Some(batch))])

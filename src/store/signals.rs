@@ -4,14 +4,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::bulk::{
-    RowStatement, Val, execute_in, execute_rows, fetch_rows, fetch_rows_planned_once, select_in,
-};
+use super::bulk::{RowStatement, Val, execute_in, fetch_rows, fetch_rows_planned_once, select_in};
 use super::bulk_chain::Chain;
-use super::bulk_links::{
-    LinkRows, STAGED_COMPANIES, STAGED_TAGS, StagedLinks, links_of, note_restored,
-};
-use super::bulk_stage::{StagedBatch, StagedDoc, StagedWrites};
+use super::bulk_links::{LinkRows, StagedLinks, links_of};
+use super::bulk_stage::{StagedDoc, StagedWrites};
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
 
@@ -123,15 +119,6 @@ pub async fn write_signals<'a>(
         LinkRows::Staged(batch) => Some(batch),
         LinkRows::Direct => None,
     };
-    // A load with a stage hands the batch's company and tag rows to it; one without stages
-    // them in the loaded database.
-    match (staged, &mut *search) {
-        (Some(batch), StagedWrites::Staged(work)) => {
-            work.links = Some(StagedLinks::new(batch, stored));
-        }
-        (Some(batch), StagedWrites::Direct) => note_restored(tx, stored, batch).await?,
-        (None, _) => {}
-    }
     // In id order: two ingests writing the same signals lock them in the same order.
     let mut rows = rows.to_vec();
     rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
@@ -151,11 +138,18 @@ pub async fn write_signals<'a>(
             execute_in(tx, sql, &[], &replaced).await?;
         }
     }
-    match search {
-        StagedWrites::Staged(StagedBatch {
-            links: Some(links), ..
-        }) => rows.iter().for_each(|row| links.add(row)),
-        _ => insert_companies_and_tags(tx, &rows, staged, chain).await?,
+    match staged {
+        // A load with a stage hands the batch's company and tag rows to it; one without
+        // stages them in the loaded database at once.
+        Some(batch) => {
+            let mut links = StagedLinks::new(batch, stored);
+            rows.iter().for_each(|row| links.add(row));
+            match search {
+                StagedWrites::Staged(work) => work.links = Some(links),
+                StagedWrites::Direct => links.write(tx).await?,
+            }
+        }
+        None => insert_companies_and_tags(&rows, chain),
     }
     let was_stored: HashSet<&str> = stored.iter().copied().collect();
     let mut added: Vec<SearchDoc<'_>> = Vec::with_capacity(rows.len());
@@ -322,36 +316,22 @@ const TAG_LINKS: RowStatement<'static> = RowStatement {
 };
 
 /// One row per company a signal concerns (its own, and the other side when distinct), and one
-/// per distinct tag: staged at once as batch `staged` of a bulk load, else added to `chain`, which
-/// writes them into their tables at the end of the transaction (nothing in it reads them before).
-async fn insert_companies_and_tags<'a>(
-    tx: &mut Tx,
-    rows: &[&'a SignalRow],
-    staged: Option<i64>,
-    chain: &mut Chain<'a>,
-) -> Result<(), StoreError> {
-    let batch: Vec<Val<'a>> = staged.map(|b| Val::Int(Some(b))).into_iter().collect();
+/// per distinct tag, added to `chain`, which writes them into their tables at the end of the
+/// transaction (nothing in it reads them before).
+fn insert_companies_and_tags<'a>(rows: &[&'a SignalRow], chain: &mut Chain<'a>) {
     let mut companies = Vec::with_capacity(rows.len() * 5);
     let mut tags = Vec::new();
     for s in rows {
         let (linked, tagged) = links_of(s);
         for company_id in linked {
-            companies.extend_from_slice(&batch);
             companies.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
             companies.extend([Val::Text(Some(company_id)), Val::Int(Some(s.occurred_at))]);
         }
         for tag in tagged {
-            tags.extend_from_slice(&batch);
             tags.extend([Val::Text(Some(&s.id)), Val::Text(Some(s.kind))]);
             tags.push(Val::Text(Some(tag)));
         }
     }
-    if staged.is_some() {
-        execute_rows(tx, &STAGED_COMPANIES, &companies).await?;
-        execute_rows(tx, &STAGED_TAGS, &tags).await?;
-    } else {
-        chain.insert(COMPANY_LINKS, companies);
-        chain.insert(TAG_LINKS, tags);
-    }
-    Ok(())
+    chain.insert(COMPANY_LINKS, companies);
+    chain.insert(TAG_LINKS, tags);
 }

@@ -452,25 +452,17 @@ async fn a_posting_stored_again_by_a_later_batch_of_a_bulk_load_keeps_only_its_l
 /// The files beside a SQLite database, by name, less the lock files every command leaves.
 fn files_beside(database: &Path) -> Vec<String> {
     let dir = database.parent().expect("database directory");
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("database directory")
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
+    crate::support::file_names(dir)
+        .into_iter()
         .filter(|name| !name.ends_with(".lock"))
-        .collect();
-    names.sort();
-    names
+        .collect()
 }
 
-/// A bulk load on SQLite stages the signals' search documents in a scratch database beside the
-/// loaded one, and its connection copies them into the loaded database at the end: once the
-/// load is over, stopped or not, nothing of it is left beside the database, which the copy left
-/// on its write-ahead log, and the searches find every posting the staged documents describe.
+/// A bulk load on SQLite stages the signals' search documents (and their tag and company rows)
+/// in a scratch database beside the loaded one, and its connection moves them into the loaded
+/// database at the end: once the load is over, stopped or not, nothing of it is left beside the
+/// database, which the copy left on its write-ahead log, and the searches find every posting the
+/// staged documents describe.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bulk_load_on_sqlite_leaves_nothing_beside_its_database_and_its_searches_find_what_it_staged()
  {

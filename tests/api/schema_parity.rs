@@ -157,25 +157,10 @@ async fn the_sqlite_and_postgresql_schemas_differ_only_where_meant_to() {
 #[test]
 fn the_two_migration_folders_hold_the_same_numbers_and_names() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
-    let sqlite = migration_names(&root.join("sqlite"));
-    let postgres = migration_names(&root.join("postgres"));
+    let sqlite = crate::support::file_names(&root.join("sqlite"));
+    let postgres = crate::support::file_names(&root.join("postgres"));
     assert!(!sqlite.is_empty());
     assert_eq!(sqlite, postgres);
-}
-
-fn migration_names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("migrations folder")
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
 }
 
 async fn migrated(url: &str) -> Db {

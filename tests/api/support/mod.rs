@@ -16,6 +16,22 @@ pub mod sources;
 pub use app::{Team, TestApp, TestResponse};
 pub use backend::{Backend, redis_url};
 
+/// The names of the files in `dir`, sorted.
+pub fn file_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|err| panic!("reading {}: {err}", dir.display()))
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 /// Declares black-box tests that run once per database backend. Each named `async fn(Backend)`
 /// gets a module with `on_sqlite` and `on_postgres`. The PostgreSQL variant is ignored unless
 /// asked for (`cargo nextest run --run-ignored all`, with `SIGNALWATCH_TEST_POSTGRES_URL` set), so
