@@ -143,7 +143,7 @@ async fn load_files(
     let (mut total, mut refused) = (0usize, 0usize);
     for (path, kind) in files {
         let (target, loading) = match bulk {
-            Some(load) => (load.db(), load.loading()),
+            Some(load) => (load.db(), load.loading(*kind).await?),
             None => (db, Loading::ordinary()),
         };
         let report = load_file(target, path, *kind, loading).await?;

@@ -36,6 +36,9 @@
 //!
 //! Each list comes back in the order of its vocabulary in [`crate::domain::vocabulary`].
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use crate::domain::vocabulary::{DEPARTMENTS, POSITIONS, SENIORITIES};
 
 /// All tags of one title.
@@ -98,13 +101,27 @@ fn words(title: &str) -> Vec<String> {
         .collect()
 }
 
-/// The rule with the longest phrase that `words` starts with, and that phrase's length.
+/// The rule with the longest phrase that `words` starts with, and that phrase's length. Only
+/// the rules whose phrase starts with the first word are tried, in the order of [`RULES`].
 fn longest_rule_at(words: &[String]) -> Option<(&'static Rule, usize)> {
-    RULES
+    RULES_BY_FIRST_WORD
+        .get(words.first()?.as_str())?
         .iter()
-        .filter_map(|rule| phrase_length_at(rule.phrase, words).map(|length| (rule, length)))
+        .filter_map(|rule| phrase_length_at(rule.phrase, words).map(|length| (*rule, length)))
         .max_by_key(|(_, length)| *length)
 }
+
+/// The rules by the first word of their phrase, each list in the order of [`RULES`]: a title
+/// has hundreds of thousands of siblings in an import, and most of its words start no phrase.
+static RULES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<&'static Rule>>> =
+    LazyLock::new(|| {
+        let mut by_word: HashMap<&'static str, Vec<&'static Rule>> = HashMap::new();
+        for rule in RULES {
+            let first = rule.phrase.split(' ').next().unwrap_or(rule.phrase);
+            by_word.entry(first).or_default().push(rule);
+        }
+        by_word
+    });
 
 /// The number of words of `phrase` when `words` starts with it.
 fn phrase_length_at(phrase: &str, words: &[String]) -> Option<usize> {

@@ -17,11 +17,11 @@ use std::time::Duration;
 
 use super::ServiceError;
 use crate::domain::time::now_ms;
-use crate::ingest::files::Loading;
+use crate::ingest::files::{FileKind, Loading};
 use crate::ingest::session::BatchNumbers;
 use crate::store::bulk_load::{
-    clear_loaded_rows, finish, holds_no_data, interrupted_since, start, sync_to_disk,
-    tune_loading_connection,
+    add_country_index, clear_loaded_rows, finish, holds_no_data, interrupted_since, start,
+    sync_to_disk, tune_loading_connection,
 };
 use crate::store::bulk_search::merge_completely;
 use crate::store::bulk_stage::LoadStage;
@@ -137,10 +137,14 @@ impl BulkLoad {
         &self.writer
     }
 
-    /// How the load's files write their batches.
-    pub fn loading(&self) -> Loading {
+    /// How the load's file of `kind` writes its batches; before a file of signals, the index
+    /// its signals copy their company's country from (`store::bulk_load::COUNTRY_INDEX`).
+    pub async fn loading(&self, kind: FileKind) -> Result<Loading, ServiceError> {
+        if let FileKind::Signals(_) = kind {
+            add_country_index(&self.writer).await?;
+        }
         let stage = self.stage().as_ref().and_then(LoadStage::sender);
-        Loading::bulk(self.batches.clone(), stage)
+        Ok(Loading::bulk(self.batches.clone(), stage))
     }
 
     /// Moves the company and tag rows the load's stage holds into their tables (SQLite; see

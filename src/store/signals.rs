@@ -122,7 +122,8 @@ pub async fn write_signals<'a>(
     // In id order: two ingests writing the same signals lock them in the same order.
     let mut rows = rows.to_vec();
     rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
-    let Upserted { inserted, rowids } = upsert_rows(tx, &rows, stored, now).await?;
+    let Upserted { inserted, rowids } =
+        upsert_rows(tx, &rows, stored, staged.is_some(), now).await?;
     if staged.is_none() {
         // The company and tag rows of the signals the upsert replaced (as it reports them:
         // on PostgreSQL nothing was looked up beforehand, see `stored_before_write`).
@@ -190,11 +191,13 @@ struct Upserted {
     rowids: HashMap<String, i64>,
 }
 
-/// Upserts the rows.
+/// Upserts the rows; in a bulk load (SQLite), the company's country read off the load's
+/// covering index of companies (`bulk_load::COUNTRY_INDEX`).
 async fn upsert_rows(
     tx: &mut Tx,
     rows: &[&SignalRow],
     stored: &[&str],
+    bulk: bool,
     now: i64,
 ) -> Result<Upserted, StoreError> {
     let postgres = matches!(tx, Tx::Postgres(_));
@@ -223,6 +226,14 @@ async fn upsert_rows(
         // import's CPU, perf). `WHERE true` keeps the upsert clause from reading as a join's.
         // A row's values: every column but the last, then the company id to join on.
         let sent = COLUMNS.split(',').count() - 1;
+        let companies = if bulk {
+            format!(
+                "companies hq INDEXED BY {}",
+                super::bulk_load::COUNTRY_INDEX
+            )
+        } else {
+            "companies hq".to_string()
+        };
         let values: Vec<String> = (1..=sent).map(|n| format!("v.column{n}")).collect();
         (
             format!(
@@ -231,7 +242,7 @@ async fn upsert_rows(
             ),
             format!("({}?)", "?, ".repeat(sent)),
             format!(
-                ") AS v LEFT JOIN companies hq ON hq.id = v.column{} WHERE true{UPDATE} \
+                ") AS v LEFT JOIN {companies} ON hq.id = v.column{} WHERE true{UPDATE} \
                  RETURNING id, rowid",
                 sent + 1
             ),
