@@ -111,8 +111,8 @@ fn longest_rule_at(words: &[String]) -> Option<(&'static Rule, usize)> {
         .max_by_key(|(_, length)| *length)
 }
 
-/// The rules by the first word of their phrase, each list in the order of [`RULES`]: a title
-/// has hundreds of thousands of siblings in an import, and most of its words start no phrase.
+/// The rules by the first word of their phrase, each list in the order of [`RULES`]: an import
+/// tags a million titles, and most of their words start no phrase.
 static RULES_BY_FIRST_WORD: LazyLock<HashMap<&'static str, Vec<&'static Rule>>> =
     LazyLock::new(|| {
         let mut by_word: HashMap<&'static str, Vec<&'static Rule>> = HashMap::new();

@@ -111,7 +111,8 @@ pub async fn start(db: &Db, now: i64) -> Result<Vec<SavedIndex>, StoreError> {
 
 /// Creates the index that exists only while a load writes signals ([`COUNTRY_INDEX`]; SQLite),
 /// before the load's first file of signals: on the companies already loaded, one sorted build
-/// instead of an index kept up to date through the companies file. [`finish`] drops it.
+/// instead of an index kept up to date through the companies file. [`finish`] drops it in the
+/// transaction that ends the load, so [`start`] never finds it to save.
 pub async fn add_country_index(writer: &Db) -> Result<(), StoreError> {
     if let Db::Sqlite(sqlite) = writer {
         let create = format!(
@@ -221,12 +222,7 @@ pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
 /// The secondary indexes of the loaded tables, less the ones the load reads, by name.
 async fn secondary_indexes(tx: &mut Tx) -> Result<Vec<SavedIndex>, StoreError> {
     let tables = LOADED_TABLES.map(|t| format!("'{t}'")).join(", ");
-    let kept = KEPT_INDEXES
-        .iter()
-        .chain(std::iter::once(&COUNTRY_INDEX))
-        .map(|t| format!("'{t}'"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let kept = KEPT_INDEXES.map(|t| format!("'{t}'")).join(", ");
     let sql = match &*tx {
         // Indexes of constraints (`sqlite_autoindex_…`) have no statement.
         Tx::Sqlite(_) => format!(
