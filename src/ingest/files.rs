@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::records::parse_records;
-use super::session::{BatchNumbers, ImportSession};
+use super::session::{BatchNumbers, ImportSession, KnownCompanies};
 use super::{
     PreparedCompanies, PreparedPeople, PreparedSignals, RecordError, accept_signals,
     prepare_companies, prepare_people, prepare_signals, store_companies, store_people,
@@ -157,11 +157,15 @@ impl Loading {
     /// A bulk load: batches of [`BULK_BATCH`] on a connection the load has tuned already,
     /// sharing transactions; its signal batches numbered by `batches`, which the load's files
     /// share, handing their search documents and company and tag rows to `stage` when there
-    /// is one.
-    pub fn bulk(batches: BatchNumbers, stage: Option<StageSender>) -> Loading {
+    /// is one, and the companies known to be stored taken from and given back to `known`.
+    pub fn bulk(
+        batches: BatchNumbers,
+        stage: Option<StageSender>,
+        known: KnownCompanies,
+    ) -> Loading {
         Loading {
             batch: BULK_BATCH,
-            session: ImportSession::spanning(BULK_SPAN, batches, stage),
+            session: ImportSession::spanning(BULK_SPAN, batches, stage, known),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! What one import run remembers across its batches.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::store::bulk::tune_for_bulk;
 use crate::store::bulk_links::LinkRows;
@@ -24,6 +24,9 @@ pub struct ImportSession {
     written: usize,
     /// A bulk load's numbering of its signal batches, shared by its files.
     batches: Option<BatchNumbers>,
+    /// Where a bulk load keeps the companies known to be stored from one file to the next: the
+    /// session takes them when it starts and gives them back when its file is done.
+    shared_known: Option<KnownCompanies>,
     /// Where a bulk load on SQLite hands its signal search documents and its company and tag
     /// rows (`bulk_stage`).
     stage: Option<StageSender>,
@@ -37,6 +40,32 @@ pub struct ImportSession {
 /// load's files (see `store::bulk_links`).
 #[derive(Debug, Clone, Default)]
 pub struct BatchNumbers(Arc<AtomicI64>);
+
+/// The ids of the companies a bulk load has stored or found, handed from one file's session to
+/// the next (see [`ImportSession::spanning`]). Without it each file's first batches looked up
+/// again, by id, the companies the files before had stored (the primary key, then the row),
+/// although nothing deletes a company and nobody else writes during a load.
+#[derive(Debug, Clone, Default)]
+pub struct KnownCompanies(Arc<Mutex<HashSet<String>>>);
+
+impl KnownCompanies {
+    fn lock(&self) -> MutexGuard<'_, HashSet<String>> {
+        // A panic while the lock was held left a set taken or put back whole.
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// True when no company is known (also while a session holds them).
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
+    /// Forgets every company and frees the set's memory: once the last file is loaded.
+    pub fn forget(&self) {
+        *self.lock() = HashSet::new();
+    }
+}
 
 impl ImportSession {
     /// A session that knows nothing yet.
@@ -86,15 +115,21 @@ impl ImportSession {
     /// (see `store::bulk_load`). On PostgreSQL each batch commits.
     ///
     /// Its signal batches stage their company and tag rows, numbered by `batches`, and hand
-    /// their search documents and company and tag rows to `stage` when there is one.
+    /// their search documents and company and tag rows to `stage` when there is one. It starts
+    /// knowing the companies in `known` and gives them back, with the ones it adds, when its
+    /// file is done ([`ImportSession::finish`]).
     pub fn spanning(
         span: usize,
         batches: BatchNumbers,
         stage: Option<StageSender>,
+        known: KnownCompanies,
     ) -> ImportSession {
+        let known_companies = std::mem::take(&mut *known.lock());
         ImportSession {
+            known_companies,
             span,
             batches: Some(batches),
+            shared_known: Some(known),
             stage,
             ..ImportSession::default()
         }
@@ -164,12 +199,16 @@ impl ImportSession {
         Ok(())
     }
 
-    /// Commits the transaction the batches share, if one is open: at the end of a file.
+    /// Commits the transaction the batches share, if one is open: at the end of a file. A bulk
+    /// load's session then gives the companies it knows back for the next file.
     pub async fn finish(&mut self) -> Result<(), StoreError> {
         if let Some(tx) = self.held.take() {
             tx.commit().await?;
         }
         self.written = 0;
+        if let Some(shared) = &self.shared_known {
+            *shared.lock() = std::mem::take(&mut self.known_companies);
+        }
         Ok(())
     }
 

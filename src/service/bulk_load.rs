@@ -18,7 +18,7 @@ use std::time::Duration;
 use super::ServiceError;
 use crate::domain::time::now_ms;
 use crate::ingest::files::{FileKind, Loading};
-use crate::ingest::session::BatchNumbers;
+use crate::ingest::session::{BatchNumbers, KnownCompanies};
 use crate::store::bulk_load::{
     add_country_index, clear_loaded_rows, finish, holds_no_data, interrupted_since, start,
     sync_to_disk, tune_loading_connection,
@@ -57,6 +57,8 @@ pub struct BulkLoad {
     pub deferred_indexes: usize,
     /// The numbers of the load's signal batches, across its files.
     batches: BatchNumbers,
+    /// The companies the load has stored or found, handed from each file to the next.
+    known: KnownCompanies,
     /// Keeps servers from starting until the load ends.
     servers_out: HeldLock,
     /// Where the signal search documents and company and tag rows are written meanwhile
@@ -126,6 +128,7 @@ pub async fn begin_import(db: &Db) -> Result<LoadPath, ServiceError> {
         restarted: interrupted,
         deferred_indexes,
         batches: BatchNumbers::default(),
+        known: KnownCompanies::default(),
         servers_out,
         stage: Mutex::new(stage),
     }))
@@ -144,12 +147,18 @@ impl BulkLoad {
             add_country_index(&self.writer).await?;
         }
         let stage = self.stage().as_ref().and_then(LoadStage::sender);
-        Ok(Loading::bulk(self.batches.clone(), stage))
+        Ok(Loading::bulk(
+            self.batches.clone(),
+            stage,
+            self.known.clone(),
+        ))
     }
 
     /// Moves the company and tag rows the load's stage holds into their tables (SQLite; see
     /// `store::bulk_stage`), before their indexes are built. Every file must be loaded.
     pub async fn move_staged_links(&self) -> Result<(), ServiceError> {
+        // No file is left to look companies up: the closing steps get the memory.
+        self.known.forget();
         let stage = self.stage().take();
         let Some(mut stage) = stage else {
             return Ok(());
