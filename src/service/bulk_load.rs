@@ -186,7 +186,7 @@ impl BulkLoad {
     }
 
     /// Copies the staged search tables, once merged, into the database (after the index
-    /// builds: one transaction writes at a time).
+    /// builds: one transaction writes at a time) and ends the load, in one transaction.
     pub async fn copy_search_tables(&self) -> Result<(), ServiceError> {
         let stage = self.stage().take();
         if let Some(stage) = stage {
@@ -202,9 +202,11 @@ impl BulkLoad {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Builds the dropped indexes and ends the load; returns how many were built.
+    /// Builds the dropped indexes and, without a stage, ends the load (a stage's copy of its
+    /// search tables ends it, see [`BulkLoad::copy_search_tables`]); returns how many were built.
     pub async fn build_indexes(&self) -> Result<usize, ServiceError> {
-        Ok(finish(&self.writer).await?.len())
+        let ends_load = self.stage().is_none();
+        Ok(finish(&self.writer, ends_load).await?.len())
     }
 
     /// Refreshes the query planner's statistics of the loaded database.

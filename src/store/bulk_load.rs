@@ -7,7 +7,9 @@
 //! migrated one by construction), saves them in the `bulk_loads` row and drops the indexes, in
 //! one transaction. [`finish`] moves the company and tag rows the load staged into their tables
 //! (SQLite, see `bulk_links`), runs the saved statements and deletes the row, again in one
-//! transaction. Between the two the database is half-loaded and says so ([`interrupted_since`]).
+//! transaction; when the load's stage copies its search tables in afterwards (SQLite, see
+//! `bulk_stage`), that copy's transaction deletes the row instead. Until the row is deleted the
+//! database is half-loaded and says so ([`interrupted_since`]).
 //!
 //! The indexes the load itself reads stay: companies by domain, registrable domain and LinkedIn
 //! page (how records find their company). Primary keys and unique constraints stay too.
@@ -133,10 +135,16 @@ pub async fn add_country_index(writer: &Db) -> Result<(), StoreError> {
 pub const COUNTRY_INDEX: &str = "bulk_companies_country";
 
 /// Empties the loaded tables of an interrupted load (they were empty when it started), so that
-/// it can start over; its saved indexes stay saved.
+/// it can start over; its saved indexes stay saved, and those it had built again already (it
+/// stopped after [`finish`], while its stage's tables were copied in) are dropped again.
 pub async fn clear_loaded_rows(db: &Db) -> Result<(), StoreError> {
     let mut tx = db.begin_write().await?;
-    let mut statements: Vec<String> = Vec::new();
+    let mut statements: Vec<String> = saved_indexes(&mut tx)
+        .await?
+        .unwrap_or_default()
+        .iter()
+        .map(|index| format!("DROP INDEX IF EXISTS {}", index.name))
+        .collect();
     if let Tx::Sqlite(_) = tx {
         statements.extend(
             SEARCH_TABLES
@@ -159,10 +167,12 @@ pub async fn clear_loaded_rows(db: &Db) -> Result<(), StoreError> {
     tx.commit().await
 }
 
-/// Ends a bulk load (after `bulk_search::merge_completely`): creates the saved indexes again and
-/// forgets the load, in one transaction. Returns the indexes built; none when no load is under
-/// way.
-pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
+/// Builds a bulk load's indexes again (after `bulk_search::merge_completely`): creates the saved
+/// indexes and, when `ends_load`, forgets the load, in one transaction. A load whose stage still
+/// copies its search tables in afterwards passes false: the copy's transaction forgets it
+/// (`bulk_stage`), so a load stopped before the copy is still half-loaded, not a database
+/// without its search documents. Returns the indexes built; none when no load is under way.
+pub async fn finish(db: &Db, ends_load: bool) -> Result<Vec<SavedIndex>, StoreError> {
     if let Db::Sqlite(sqlite) = db {
         // The index builds' sorts spill to temporary files (in the operating system's cache),
         // not to the process's memory, in runs sized by a small page cache.
@@ -174,16 +184,9 @@ pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
         }
     }
     let mut tx = db.begin_write().await?;
-    let saved: Option<String> = on_tx!(&mut tx, |conn| sqlx::query_scalar(
-        "SELECT indexes FROM bulk_loads WHERE id = 1"
-    )
-    .fetch_optional(conn)
-    .await)?;
-    let Some(saved) = saved else {
+    let Some(saved) = saved_indexes(&mut tx).await? else {
         return Ok(Vec::new());
     };
-    let saved: Vec<SavedIndex> = serde_json::from_str(&saved)
-        .map_err(|e| StoreError::Corrupt(format!("saved indexes of the bulk load: {e}")))?;
     match &mut tx {
         // Index builds sort in memory up to this much, instead of in many small runs on disk.
         Tx::Postgres(t) => {
@@ -208,15 +211,34 @@ pub async fn finish(db: &Db) -> Result<Vec<SavedIndex>, StoreError> {
             .await
             .map(|_| ()))?;
     }
-    on_tx!(&mut tx, |conn| sqlx::query(
-        "DELETE FROM bulk_loads WHERE id = 1"
-    )
-    .execute(conn)
-    .await
-    .map(|_| ()))?;
+    if ends_load {
+        on_tx!(&mut tx, |conn| sqlx::query(FORGET_LOAD)
+            .execute(conn)
+            .await
+            .map(|_| ()))?;
+    }
     super::versions::bump_data_version(&mut tx).await?;
     tx.commit().await?;
     Ok(saved)
+}
+
+/// The statement that forgets a load once its last write is in: the database is no longer
+/// half-loaded.
+pub const FORGET_LOAD: &str = "DELETE FROM bulk_loads WHERE id = 1";
+
+/// The indexes the load under way saved; none when no load is under way.
+async fn saved_indexes(tx: &mut Tx) -> Result<Option<Vec<SavedIndex>>, StoreError> {
+    let saved: Option<String> = on_tx!(tx, |conn| sqlx::query_scalar(
+        "SELECT indexes FROM bulk_loads WHERE id = 1"
+    )
+    .fetch_optional(conn)
+    .await)?;
+    saved
+        .map(|saved| {
+            serde_json::from_str(&saved)
+                .map_err(|e| StoreError::Corrupt(format!("saved indexes of the bulk load: {e}")))
+        })
+        .transpose()
 }
 
 /// The secondary indexes of the loaded tables, less the ones the load reads, by name.

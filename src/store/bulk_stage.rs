@@ -30,6 +30,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::bulk_links::{ANY_RESTORED, STAGING_TABLES, StagedLinks, move_statements};
+use super::bulk_load::FORGET_LOAD;
 use super::bulk_search::{DEFAULTS, WHILE_LOADING, merge_settings, optimize};
 use super::search::{SearchDoc, index_signals};
 use super::{Db, StoreError, Tx};
@@ -346,7 +347,8 @@ async fn merge_staged(scratch: &Db) -> Result<(), StoreError> {
 }
 
 /// Replaces the index of each staged table of the attached loaded database by the staged one,
-/// in one transaction.
+/// and forgets the load (the copy is its last write: until it commits, the database is
+/// half-loaded, see `bulk_load::finish`), in one transaction.
 async fn copy_into_loaded(conn: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
     // Rolled back when dropped unfinished.
     let mut tx = sqlx::Connection::begin_with(conn, "BEGIN IMMEDIATE").await?;
@@ -363,6 +365,10 @@ async fn copy_into_loaded(conn: &mut sqlx::SqliteConnection) -> Result<(), Store
             }
         }
     }
+    let forget = FORGET_LOAD.replace("FROM bulk_loads", "FROM loaded.bulk_loads");
+    sqlx::query(sqlx::AssertSqlSafe(forget))
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(())
 }

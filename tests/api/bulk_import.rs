@@ -18,6 +18,8 @@ use crate::support::command::{CommandRun, signalwatch};
 use crate::support::{Backend, Team, TestApp};
 use signalwatch::app::Application;
 use signalwatch::config::Config;
+use signalwatch::service::bulk_load::{LoadPath, begin_import};
+use signalwatch::service::imports::{import_file_as, plan_files};
 use signalwatch::store::Db;
 
 each_backend!(
@@ -500,7 +502,19 @@ async fn a_bulk_load_on_sqlite_leaves_nothing_beside_its_database_and_its_search
         )
         .await;
     assert_eq!(found.status, 200, "{:?}", found.body);
-    let about_rust = job_postings()
+    let about_rust = postings_about_rust();
+    assert!(about_rust > 0, "the known postings mention Rust");
+    assert_eq!(
+        found.body["pagination"]["totalCount"],
+        json!(about_rust),
+        "the staged search documents were copied in: {:?}",
+        found.body
+    );
+}
+
+/// The known postings whose description mentions Rust.
+fn postings_about_rust() -> usize {
+    job_postings()
         .as_array()
         .expect("postings")
         .iter()
@@ -512,12 +526,67 @@ async fn a_bulk_load_on_sqlite_leaves_nothing_beside_its_database_and_its_search
             text.split(|c: char| !c.is_alphanumeric())
                 .any(|w| w == "rust")
         })
-        .count();
-    assert!(about_rust > 0, "the known postings mention Rust");
+        .count()
+}
+
+/// A bulk load on SQLite writes last the copy of its staged search tables, after its indexes
+/// are built. Stopped between the two, the database is still half-loaded: the server refuses
+/// it (it would have answered every search with nothing), and the next import starts the load
+/// over, builds again the indexes the stopped load had built, and ends with the schema a
+/// migrated database has and every search document.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bulk_load_stopped_before_its_search_tables_are_copied_in_is_still_half_loaded() {
+    let database = Backend::Sqlite.fresh_database().await;
+    let migrated = TestApp::start(Backend::Sqlite).await;
+    let files = tempfile::tempdir().expect("temp dir");
+    write_known_data(files.path());
+    let db = Db::connect(&database.url).await.expect("database");
+    db.migrate().await.expect("migrations");
+    let LoadPath::Bulk(load) = begin_import(&db).await.expect("import") else {
+        panic!("a database without data loads in bulk");
+    };
+    for (path, kind) in plan_files(files.path()).expect("import files") {
+        let loading = load.loading(kind).await.expect("loading");
+        import_file_as(load.db(), &path, kind, loading, |_| {})
+            .await
+            .expect("file loaded");
+    }
+    load.move_staged_links().await.expect("moved");
+    load.merge_search_tables().await.expect("merged");
+    load.build_indexes().await.expect("indexes built");
+    // The process stops here, before the staged search tables are copied in.
+    load.close().await;
+
+    let refused = start_error(&database.url)
+        .await
+        .expect("the server refuses");
+    assert!(refused.contains("half-loaded"), "{refused}");
+    db.close().await;
+
+    let again = import(files.path(), &database.url).await;
+
+    assert!(again.success, "{again:?}");
+    assert!(
+        again.stdout.contains("interrupted bulk load"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(
+        schema(&database.url).await,
+        schema(&migrated.database_url).await
+    );
+    let app = TestApp::start_on(&database.url).await;
+    let team = team_with_credits(&app).await;
+    let found = app
+        .get(
+            &url(HIRING, &[("description", "rust"), ("count", "true")]),
+            &team.key,
+        )
+        .await;
     assert_eq!(
         found.body["pagination"]["totalCount"],
-        json!(about_rust),
-        "the staged search documents were copied in: {:?}",
+        json!(postings_about_rust()),
+        "{:?}",
         found.body
     );
 }
