@@ -250,6 +250,33 @@ async fn a_bulk_loaded_database_has_the_indexes_a_migrated_one_has(backend: Back
         merge_settings(&migrated.database_url).await,
         "the full-text tables merge as FTS5's defaults say once the load is over"
     );
+    assert_eq!(
+        foreign_key_violations(&bulk.database_url).await,
+        Vec::<String>::new(),
+        "every signal, person and job board names a stored company (SQLite's load does not \
+         check foreign keys as it writes)"
+    );
+}
+
+/// The rows of a SQLite database whose foreign key names no row, as `table rowid parent`
+/// lines (`PRAGMA foreign_key_check`); none on PostgreSQL, which checks every write.
+async fn foreign_key_violations(database_url: &str) -> Vec<String> {
+    let db = Db::connect(database_url).await.expect("database");
+    let lines = match &db {
+        Db::Sqlite(sqlite) => {
+            let rows: Vec<(String, Option<i64>, String)> =
+                sqlx::query_as("SELECT \"table\", rowid, parent FROM pragma_foreign_key_check")
+                    .fetch_all(sqlite.pool())
+                    .await
+                    .expect("foreign key check");
+            rows.into_iter()
+                .map(|(table, rowid, parent)| format!("{table} {rowid:?} {parent}"))
+                .collect()
+        }
+        Db::Postgres(_) => Vec::new(),
+    };
+    db.close().await;
+    lines
 }
 
 /// The merge settings of each SQLite full-text table (FTS5's defaults where none was set; a
