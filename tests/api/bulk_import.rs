@@ -15,7 +15,7 @@ use crate::lists_support::{
     job_changes, job_postings, last_signal_types, url,
 };
 use crate::support::command::{CommandRun, signalwatch};
-use crate::support::{Backend, Team, TestApp};
+use crate::support::{Backend, Team, TestApp, TestResponse};
 use signalwatch::app::Application;
 use signalwatch::config::Config;
 use signalwatch::service::bulk_load::{LoadPath, begin_import};
@@ -520,14 +520,7 @@ async fn a_bulk_load_on_sqlite_leaves_nothing_beside_its_database_and_its_search
         .expect("journal mode");
     assert_eq!(mode, "wal");
     db.close().await;
-    let app = TestApp::start_on(&database.url).await;
-    let team = team_with_credits(&app).await;
-    let found = app
-        .get(
-            &url(HIRING, &[("description", "rust"), ("count", "true")]),
-            &team.key,
-        )
-        .await;
+    let found = count_postings_about_rust(&database.url).await;
     assert_eq!(found.status, 200, "{:?}", found.body);
     let about_rust = postings_about_rust();
     assert!(about_rust > 0, "the known postings mention Rust");
@@ -537,6 +530,18 @@ async fn a_bulk_load_on_sqlite_leaves_nothing_beside_its_database_and_its_search
         "the staged search documents were copied in: {:?}",
         found.body
     );
+}
+
+/// The answer of a server started on `database_url` to a count of the postings whose
+/// description mentions Rust.
+async fn count_postings_about_rust(database_url: &str) -> TestResponse {
+    let app = TestApp::start_on(database_url).await;
+    let team = team_with_credits(&app).await;
+    app.get(
+        &url(HIRING, &[("description", "rust"), ("count", "true")]),
+        &team.key,
+    )
+    .await
 }
 
 /// The known postings whose description mentions Rust.
@@ -602,14 +607,7 @@ async fn a_bulk_load_stopped_before_its_search_tables_are_copied_in_is_still_hal
         schema(&database.url).await,
         schema(&migrated.database_url).await
     );
-    let app = TestApp::start_on(&database.url).await;
-    let team = team_with_credits(&app).await;
-    let found = app
-        .get(
-            &url(HIRING, &[("description", "rust"), ("count", "true")]),
-            &team.key,
-        )
-        .await;
+    let found = count_postings_about_rust(&database.url).await;
     assert_eq!(
         found.body["pagination"]["totalCount"],
         json!(postings_about_rust()),
