@@ -212,7 +212,8 @@ pub async fn finish(db: &Db, ends_load: bool) -> Result<Vec<SavedIndex>, StoreEr
             .map(|_| ()))?;
     }
     if ends_load {
-        on_tx!(&mut tx, |conn| sqlx::query(FORGET_LOAD)
+        let forget = forget_load(None);
+        on_tx!(&mut tx, |conn| sqlx::query(sqlx::AssertSqlSafe(forget))
             .execute(conn)
             .await
             .map(|_| ()))?;
@@ -223,8 +224,15 @@ pub async fn finish(db: &Db, ends_load: bool) -> Result<Vec<SavedIndex>, StoreEr
 }
 
 /// The statement that forgets a load once its last write is in: the database is no longer
-/// half-loaded.
-pub const FORGET_LOAD: &str = "DELETE FROM bulk_loads WHERE id = 1";
+/// half-loaded. `attached` names the loaded database where it is attached to another one
+/// (SQLite); `None` is the connection's own.
+pub fn forget_load(attached: Option<&str>) -> String {
+    let table = match attached {
+        Some(name) => format!("{name}.bulk_loads"),
+        None => "bulk_loads".to_string(),
+    };
+    format!("DELETE FROM {table} WHERE id = 1")
+}
 
 /// The indexes the load under way saved; none when no load is under way.
 async fn saved_indexes(tx: &mut Tx) -> Result<Option<Vec<SavedIndex>>, StoreError> {

@@ -30,7 +30,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::bulk_links::{ANY_RESTORED, STAGING_TABLES, StagedLinks, move_statements};
-use super::bulk_load::FORGET_LOAD;
+use super::bulk_load::forget_load;
 use super::bulk_search::{DEFAULTS, WHILE_LOADING, merge_settings, optimize};
 use super::search::{SearchDoc, index_signals};
 use super::{Db, StoreError, Tx};
@@ -365,8 +365,7 @@ async fn copy_into_loaded(conn: &mut sqlx::SqliteConnection) -> Result<(), Store
             }
         }
     }
-    let forget = FORGET_LOAD.replace("FROM bulk_loads", "FROM loaded.bulk_loads");
-    sqlx::query(sqlx::AssertSqlSafe(forget))
+    sqlx::query(sqlx::AssertSqlSafe(forget_load(Some("loaded"))))
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;

@@ -325,6 +325,25 @@ async fn start_error(database_url: &str) -> Option<String> {
         .map(|err| err.to_string())
 }
 
+/// The server's refusal to start on the half-loaded database at `database_url`.
+async fn refused_as_half_loaded(database_url: &str) -> String {
+    let refused = start_error(database_url).await.expect("the server refuses");
+    assert!(refused.contains("half-loaded"), "{refused}");
+    refused
+}
+
+/// `import` of the files of `dir` again, into a database a bulk load left half-loaded: it
+/// succeeds, and says it started the load over.
+async fn import_starting_over(dir: &Path, database_url: &str) {
+    let again = import(dir, database_url).await;
+    assert!(again.success, "{again:?}");
+    assert!(
+        again.stdout.contains("interrupted bulk load"),
+        "{}",
+        again.stdout
+    );
+}
+
 async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_runs_again(
     backend: Backend,
 ) {
@@ -341,21 +360,11 @@ async fn a_bulk_load_stopped_half_way_keeps_the_server_away_until_the_import_run
         "{}",
         stopped.stderr
     );
-    let refused = start_error(&database.url)
-        .await
-        .expect("the server refuses");
-    assert!(refused.contains("half-loaded"), "{refused}");
+    let refused = refused_as_half_loaded(&database.url).await;
     assert!(refused.contains("signalwatch import"), "{refused}");
 
     std::fs::write(files.path().join("hiring.ndjson"), postings).expect("import file");
-    let again = import(files.path(), &database.url).await;
-
-    assert!(again.success, "{again:?}");
-    assert!(
-        again.stdout.contains("interrupted bulk load"),
-        "{}",
-        again.stdout
-    );
+    import_starting_over(files.path(), &database.url).await;
     let app = TestApp::start_on(&database.url).await;
     let team = team_with_credits(&app).await;
     for (path, records) in [
@@ -589,20 +598,10 @@ async fn a_bulk_load_stopped_before_its_search_tables_are_copied_in_is_still_hal
     // The process stops here, before the staged search tables are copied in.
     load.close().await;
 
-    let refused = start_error(&database.url)
-        .await
-        .expect("the server refuses");
-    assert!(refused.contains("half-loaded"), "{refused}");
+    refused_as_half_loaded(&database.url).await;
     db.close().await;
 
-    let again = import(files.path(), &database.url).await;
-
-    assert!(again.success, "{again:?}");
-    assert!(
-        again.stdout.contains("interrupted bulk load"),
-        "{}",
-        again.stdout
-    );
+    import_starting_over(files.path(), &database.url).await;
     assert_eq!(
         schema(&database.url).await,
         schema(&migrated.database_url).await
