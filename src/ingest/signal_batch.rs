@@ -31,7 +31,7 @@ use crate::store::bulk_links::LinkRows;
 use crate::store::bulk_stage::StagedWrites;
 use crate::store::bulk_targets::follow_people;
 use crate::store::company_keys::{KeyClaim, claim_keys};
-use crate::store::signals::{SignalRow, stored_before_write, write_signals};
+use crate::store::signals::{SignalRow, write_signals};
 use crate::store::{Db, StoreError, Tx, new_id};
 
 /// What a signal ingest call stored and refused.
@@ -359,7 +359,8 @@ fn find_or_create(
 }
 
 /// Writes the rows (a repeated id: the last record wins), counts each record as inserted (its
-/// id's first appearance, not stored before) or updated, and returns the new signals.
+/// id's first appearance, and its row inserted by this write, not found stored) or updated, and
+/// returns the new signals.
 async fn write_rows<'a>(
     tx: &mut Tx,
     rows: &'a [SignalRow],
@@ -368,22 +369,8 @@ async fn write_rows<'a>(
     report: &mut SignalReport,
     chain: &mut Chain<'a>,
 ) -> Result<Vec<&'a SignalRow>, StoreError> {
-    let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let existing = stored_before_write(tx, &ids, links).await?;
-    let first = report.ids.len();
-    let mut seen = HashSet::new();
     let mut last: HashMap<&str, usize> = HashMap::new();
     for (position, row) in rows.iter().enumerate() {
-        let fresh = seen.insert(row.id.as_str()) && !existing.contains(&row.id);
-        if fresh {
-            report.inserted += 1;
-        } else {
-            report.updated += 1;
-        }
-        report.ids.push(row.id.clone());
-        report.fresh.push(fresh);
         last.insert(row.id.as_str(), position);
     }
     let written: Vec<&SignalRow> = rows
@@ -392,16 +379,19 @@ async fn write_rows<'a>(
         .filter(|(position, row)| last.get(row.id.as_str()) == Some(position))
         .map(|(_, row)| row)
         .collect();
-    let stored: Vec<&str> = existing.iter().map(String::as_str).collect();
-    let inserted = write_signals(tx, &written, &stored, links, search, now, chain).await?;
-    // A signal another ingest inserted after the look-up above was updated here, not inserted:
+    // A signal another ingest inserted meanwhile (PostgreSQL) was updated here, not inserted:
     // its records count as updates, and it is announced by that ingest alone.
-    for (fresh, id) in report.fresh.iter_mut().zip(&report.ids).skip(first) {
-        if *fresh && !inserted.contains(id) {
-            *fresh = false;
-            report.inserted -= 1;
+    let inserted = write_signals(tx, &written, links, search, now, chain).await?;
+    let mut seen = HashSet::new();
+    for row in rows {
+        let fresh = seen.insert(row.id.as_str()) && inserted.contains(&row.id);
+        if fresh {
+            report.inserted += 1;
+        } else {
             report.updated += 1;
         }
+        report.ids.push(row.id.clone());
+        report.fresh.push(fresh);
     }
     Ok(written
         .into_iter()

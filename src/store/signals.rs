@@ -4,12 +4,13 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::bulk::{RowStatement, Val, execute_in, fetch_rows, fetch_rows_planned_once, select_in};
+use super::bulk::{RowStatement, Val, execute_in, fetch_rows, fetch_rows_planned_once};
 use super::bulk_chain::Chain;
 use super::bulk_links::{LinkRows, StagedLinks, links_of};
 use super::bulk_stage::{StagedDoc, StagedWrites};
 use super::search::{SearchDoc, index_signals};
 use super::{StoreError, Tx};
+use crate::on_tx;
 
 /// A signal row ready to be stored.
 #[derive(Debug, Clone, Default)]
@@ -60,23 +61,6 @@ impl SignalRow {
     }
 }
 
-/// The ids among `ids` of signals already stored, as [`write_signals`] needs them before it
-/// writes: on SQLite (whose upsert does not tell an insert from an update) and for links staged
-/// by a bulk load. On PostgreSQL with links written directly the upsert itself reports which rows
-/// it inserted, so nothing is looked up and the set is empty: one round trip less an ingest.
-pub async fn stored_before_write(
-    tx: &mut Tx,
-    ids: &[&str],
-    links: LinkRows,
-) -> Result<HashSet<String>, StoreError> {
-    if matches!(tx, Tx::Postgres(_)) && links == LinkRows::Direct {
-        return Ok(HashSet::new());
-    }
-    let found: Vec<(String,)> =
-        select_in(tx, "SELECT id FROM signals WHERE id {in}", &[], ids).await?;
-    Ok(found.into_iter().map(|(id,)| id).collect())
-}
-
 const COLUMNS: &str = "id, kind, company_id, other_company_id, occurred_at, discovered_at, \
      round_type, round_flavor, amount, currency, verification_status, country, region, city, \
      source, applicants, sort_text, title, person_key, payload, created_at, company_country";
@@ -97,19 +81,17 @@ const UPDATE: &str = " ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, \
      company_country = excluded.company_country";
 
 /// Inserts or replaces signals (each id at most once) with the companies they concern, their
-/// tags and search documents. `stored` holds the ids among them that are already stored, as
-/// [`stored_before_write`] gives them (on PostgreSQL none: the upsert itself tells which rows it
-/// replaced), whose company and tag rows are replaced. `links` says where those rows go: a bulk
-/// load on SQLite stages them (see `bulk_links`), collected in `search` when the load has a
-/// stage, else in the loaded database; otherwise they are added to `chain`, for the caller to
-/// run before the commit. `search` says where their search documents go: written in the
-/// transaction, or collected for a bulk load's stage (see `bulk_stage`). Returns the
-/// ids this transaction inserted: those not in `stored`, less any a concurrent ingest inserted
-/// first (PostgreSQL; this one then updated it, and must not announce it again).
+/// tags and search documents; the company and tag rows of those already stored are replaced.
+/// `links` says where those rows go: a bulk load on SQLite stages them (see `bulk_links`),
+/// collected in `search` when the load has a stage, else in the loaded database; otherwise they
+/// are added to `chain`, for the caller to run before the commit. `search` says where their
+/// search documents go: written in the transaction, or collected for a bulk load's stage (see
+/// `bulk_stage`). Returns the ids this transaction inserted (the upsert tells them from the rows
+/// it updated; on PostgreSQL one a concurrent ingest inserted first was updated here, and must
+/// not be announced again).
 pub async fn write_signals<'a>(
     tx: &mut Tx,
     rows: &[&'a SignalRow],
-    stored: &[&str],
     links: LinkRows,
     search: &mut StagedWrites,
     now: i64,
@@ -122,16 +104,15 @@ pub async fn write_signals<'a>(
     // In id order: two ingests writing the same signals lock them in the same order.
     let mut rows = rows.to_vec();
     rows.sort_unstable_by(|a, b| a.id.cmp(&b.id));
-    let Upserted { inserted, rowids } =
-        upsert_rows(tx, &rows, stored, staged.is_some(), now).await?;
+    let Upserted { inserted, rowids } = upsert_rows(tx, &rows, staged.is_some(), now).await?;
+    // The signals the upsert replaced (it updated their rows).
+    let replaced: Vec<&str> = rows
+        .iter()
+        .map(|row| row.id.as_str())
+        .filter(|id| !inserted.contains(*id))
+        .collect();
     if staged.is_none() {
-        // The company and tag rows of the signals the upsert replaced (as it reports them:
-        // on PostgreSQL nothing was looked up beforehand, see `stored_before_write`).
-        let replaced: Vec<&str> = rows
-            .iter()
-            .map(|row| row.id.as_str())
-            .filter(|id| !inserted.contains(*id))
-            .collect();
+        // Their company and tag rows go: the new ones are written after.
         for sql in [
             "DELETE FROM signal_companies WHERE signal_id {in}",
             "DELETE FROM signal_tags WHERE signal_id {in}",
@@ -143,7 +124,7 @@ pub async fn write_signals<'a>(
         // A load with a stage hands the batch's company and tag rows to it; one without
         // stages them in the loaded database at once.
         Some(batch) => {
-            let mut links = StagedLinks::new(batch, stored);
+            let mut links = StagedLinks::new(batch, &replaced);
             rows.iter().for_each(|row| links.add(row));
             match search {
                 StagedWrites::Staged(work) => work.links = Some(links),
@@ -152,7 +133,7 @@ pub async fn write_signals<'a>(
         }
         None => insert_companies_and_tags(&rows, chain),
     }
-    let was_stored: HashSet<&str> = stored.iter().copied().collect();
+    let was_stored: HashSet<&str> = replaced.iter().copied().collect();
     let mut added: Vec<SearchDoc<'_>> = Vec::with_capacity(rows.len());
     let mut replaced: Vec<SearchDoc<'_>> = Vec::new();
     // SQLite's documents are keyed by the rows' rowids (PostgreSQL's vectors went with the rows).
@@ -196,7 +177,6 @@ struct Upserted {
 async fn upsert_rows(
     tx: &mut Tx,
     rows: &[&SignalRow],
-    stored: &[&str],
     bulk: bool,
     now: i64,
 ) -> Result<Upserted, StoreError> {
@@ -272,14 +252,20 @@ async fn upsert_rows(
             rowids: HashMap::new(),
         });
     }
+    // A row the upsert inserts takes a rowid above every stored one (SQLite gives a new row the
+    // largest rowid plus one); one it updates keeps its own. Writers hold the database's write
+    // lock, so the largest rowid read first is the one the inserts count from.
+    let largest: i64 = on_tx!(tx, |conn| sqlx::query_scalar(
+        "SELECT COALESCE(MAX(rowid), 0) FROM signals"
+    )
+    .fetch_one(conn)
+    .await)?;
     let rowids: Vec<(String, i64)> = fetch_rows(tx, &stmt, &values).await?;
-    // SQLite writers hold the database's write lock: what was not stored is inserted now.
-    let stored: HashSet<&str> = stored.iter().copied().collect();
     Ok(Upserted {
-        inserted: rows
+        inserted: rowids
             .iter()
-            .filter(|row| !stored.contains(row.id.as_str()))
-            .map(|row| row.id.clone())
+            .filter(|(_, rowid)| *rowid > largest)
+            .map(|(id, _)| id.clone())
             .collect(),
         rowids: rowids.into_iter().collect(),
     })
