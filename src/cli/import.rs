@@ -73,8 +73,8 @@ async fn import_in_turn(db: &Db, files: &[(PathBuf, FileKind)]) -> anyhow::Resul
     let path = begin_import(db).await?;
     let bulk = match path {
         LoadPath::Bulk(load) => {
-            // A load frees as fast as it allocates: memory handed back to the system at once
-            // was cleared again page by page for the next batches (with the loading
+            // A load frees as fast as it allocates: memory handed back to the system a second
+            // after was cleared again page by page for the next batches (with the loading
             // connection's page cache sized for it, the peak stays as before).
             sqlite_memory::keep_freed_memory();
             if load.restarted {

@@ -133,31 +133,30 @@ pub async fn write_signals<'a>(
         }
         None => insert_companies_and_tags(&rows, chain),
     }
-    let was_stored: HashSet<&str> = replaced.iter().copied().collect();
     let mut added: Vec<SearchDoc<'_>> = Vec::with_capacity(rows.len());
-    let mut replaced: Vec<SearchDoc<'_>> = Vec::new();
+    let mut replaced_docs: Vec<SearchDoc<'_>> = Vec::new();
     // SQLite's documents are keyed by the rows' rowids (PostgreSQL's vectors went with the rows).
     if let Tx::Sqlite(_) = tx {
         for row in &rows {
             let rowid = *rowids.get(row.id.as_str()).ok_or_else(|| {
                 StoreError::Corrupt(format!("the upsert of signal {} returned no rowid", row.id))
             })?;
-            match was_stored.contains(row.id.as_str()) {
-                true => replaced.push(row.search_doc(rowid)),
-                false => added.push(row.search_doc(rowid)),
+            match inserted.contains(row.id.as_str()) {
+                true => added.push(row.search_doc(rowid)),
+                false => replaced_docs.push(row.search_doc(rowid)),
             }
         }
     }
     match search {
         StagedWrites::Direct => {
             index_signals(tx, &added, false).await?;
-            index_signals(tx, &replaced, true).await?;
+            index_signals(tx, &replaced_docs, true).await?;
         }
         StagedWrites::Staged(work) => {
             work.docs
                 .extend(added.iter().map(|d| StagedDoc::of(d, false)));
             work.docs
-                .extend(replaced.iter().map(|d| StagedDoc::of(d, true)));
+                .extend(replaced_docs.iter().map(|d| StagedDoc::of(d, true)));
         }
     }
     Ok(inserted)
